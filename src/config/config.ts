@@ -1,0 +1,323 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { BUNDLED_CONTENT_DIR } from './paths.js';
+
+/** Where one kind of submission goes. `none` is the spec's no-delivery fallback. */
+export type DeliveryProviderName = 'log' | 'email-service' | 'crm' | 'none';
+
+export interface DeliveryRoute {
+  provider: DeliveryProviderName;
+  /** Recipients for `email-service`; empty for the other providers. */
+  mailTo: string[];
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute origin (and optional path prefix) without a trailing slash, e.g. `https://www.example.com`. */
+  publicBaseUrl: string;
+  dataDir: string;
+  contentDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
+  bodyLimitBytes: number;
+  /** How many reverse-proxy hops to trust for the client address (0 = use the socket address). */
+  trustProxyHops: number;
+  database: DatabaseConfig;
+  delivery: {
+    lead: DeliveryRoute;
+    suggestion: DeliveryRoute;
+    /** Attempts before a submission is dead-lettered. */
+    maxAttempts: number;
+    /** Time the request waits for the first delivery attempt before answering `delivered: false`. */
+    inlineBudgetMs: number;
+    /** Cap on any one delivery attempt (SMTP session or webhook call). */
+    attemptTimeoutMs: number;
+    /** First retry delay; doubles per attempt (with full jitter) up to `retryMaxMs`. */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** How often the delivery worker looks for due outbox rows. */
+    pollIntervalMs: number;
+  };
+  smtp: { url: string; from: string } | null;
+  crm: { url: string; secret: string } | null;
+}
+
+/** Raised at start-up; every problem names the variable and says how to fix it. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Every variable the server reads, with its meaning; the README table is written from this. */
+export const CONFIG_VARIABLES = {
+  PORT: 'TCP port to listen on (default 3000).',
+  HOST: 'Interface to bind (default 127.0.0.1; use 0.0.0.0 in a container).',
+  PUBLIC_BASE_URL:
+    'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
+  DATA_DIR: 'Folder for the SQLite database (default ./data).',
+  CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
+  DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
+  LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace or silent (default info).',
+  BODY_LIMIT_BYTES: 'Largest request body accepted, in bytes (default 65536, at least 16384).',
+  TRUST_PROXY_HOPS: 'Reverse proxies in front of the server whose X-Forwarded-For is trusted (default 0).',
+  LEAD_DELIVERY: 'Where demo requests go: log, email-service, crm or none (default log).',
+  SUGGESTION_DELIVERY: 'Where document suggestions go: log, email-service, crm or none (default log).',
+  SMTP_URL: 'smtp:// or smtps:// URL of the mail relay, with credentials if needed (for email-service).',
+  MAIL_FROM: 'Sender address of delivery e-mails (for email-service).',
+  LEAD_MAIL_TO: 'Comma-separated recipients of demo requests (LEAD_DELIVERY=email-service).',
+  SUGGESTION_MAIL_TO: 'Comma-separated recipients of suggestions (SUGGESTION_DELIVERY=email-service).',
+  CRM_WEBHOOK_URL: 'https:// endpoint that receives signed JSON webhooks (for crm).',
+  CRM_WEBHOOK_SECRET: 'Standard Webhooks signing secret: whsec_ followed by base64 of 24-64 random bytes.',
+  DELIVERY_MAX_ATTEMPTS: 'Delivery attempts before a submission is dead-lettered (default 8).',
+  DELIVERY_INLINE_BUDGET_MS: 'How long a request waits for the first delivery attempt (default 1500).',
+  DELIVERY_ATTEMPT_TIMEOUT_MS: 'Cap on one delivery attempt (default 10000).',
+  DELIVERY_RETRY_BASE_MS: 'First retry delay, doubled per attempt with jitter (default 5000).',
+  DELIVERY_RETRY_MAX_MS: 'Longest retry delay (default 3600000).',
+  DELIVERY_POLL_INTERVAL_MS: 'How often the worker looks for due deliveries (default 1000).',
+  FRONTDOOR_CONFIG: 'Optional YAML or JSON file with any of these variables as keys; the environment wins.',
+} as const;
+
+export type ConfigVariable = keyof typeof CONFIG_VARIABLES;
+export type ConfigSource = Partial<Record<string, string | undefined>>;
+
+const PROVIDERS: readonly DeliveryProviderName[] = ['log', 'email-service', 'crm', 'none'];
+const LOG_LEVELS: readonly Config['logLevel'][] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+/** A deliberately simple, linear-time address check for configured recipients and senders. */
+const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
+
+/**
+ * Reads the configuration from `env` (normally `process.env`), merged over the optional
+ * FRONTDOOR_CONFIG file, and validates all of it at once so an operator sees every problem.
+ */
+export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+  const source = mergeConfigFile(env, cwd, problems);
+  const read = (name: ConfigVariable): string | undefined => {
+    const value = source[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const integer = (name: ConfigVariable, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name}="${raw}" is not valid: set it to a whole number from ${min} to ${max}.`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+
+  const publicBaseUrl = parsePublicBaseUrl(read('PUBLIC_BASE_URL'), host, port, problems);
+  const dataDir = resolve(cwd, read('DATA_DIR') ?? 'data');
+  const contentDir = read('CONTENT_DIR') ? resolve(cwd, read('CONTENT_DIR')!) : BUNDLED_CONTENT_DIR;
+
+  const logLevelRaw = read('LOG_LEVEL') ?? 'info';
+  let logLevel: Config['logLevel'] = 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(logLevelRaw)) logLevel = logLevelRaw as Config['logLevel'];
+  else problems.push(`LOG_LEVEL="${logLevelRaw}" is not valid: use one of ${LOG_LEVELS.join(', ')}.`);
+
+  const databaseUrl = read('DATABASE_URL');
+  let database: DatabaseConfig = { kind: 'sqlite', file: resolve(dataDir, 'frontdoor.sqlite') };
+  if (databaseUrl !== undefined) {
+    if (/^postgres(ql)?:\/\//.test(databaseUrl)) database = { kind: 'postgres', url: databaseUrl };
+    else
+      problems.push(
+        'DATABASE_URL is not a postgres:// URL: set it to postgres://user:password@host:5432/db, or unset it to use SQLite.',
+      );
+  }
+
+  const smtpUrl = read('SMTP_URL');
+  const mailFrom = read('MAIL_FROM');
+  const crmUrl = read('CRM_WEBHOOK_URL');
+  const crmSecret = read('CRM_WEBHOOK_SECRET');
+
+  const route = (
+    name: 'LEAD_DELIVERY' | 'SUGGESTION_DELIVERY',
+    mailToName: ConfigVariable,
+  ): DeliveryRoute => {
+    const raw = read(name) ?? 'log';
+    if (!(PROVIDERS as readonly string[]).includes(raw)) {
+      problems.push(`${name}="${raw}" is not valid: use one of ${PROVIDERS.join(', ')}.`);
+      return { provider: 'log', mailTo: [] };
+    }
+    const provider = raw as DeliveryProviderName;
+    if (provider === 'email-service') {
+      if (!smtpUrl)
+        problems.push(`SMTP_URL is required when ${name}=email-service: set smtp://user:pass@host:587.`);
+      if (!mailFrom)
+        problems.push(`MAIL_FROM is required when ${name}=email-service: set the sender address.`);
+      const recipients = parseAddressList(read(mailToName));
+      if (recipients === null || recipients.length === 0)
+        problems.push(
+          `${mailToName} is required when ${name}=email-service: set one or more comma-separated addresses, e.g. sales@example.com.`,
+        );
+      return { provider, mailTo: recipients ?? [] };
+    }
+    if (provider === 'crm') {
+      if (!crmUrl)
+        problems.push(`CRM_WEBHOOK_URL is required when ${name}=crm: set the https:// webhook endpoint.`);
+      if (!crmSecret)
+        problems.push(
+          `CRM_WEBHOOK_SECRET is required when ${name}=crm: set whsec_ followed by a base64 secret.`,
+        );
+    }
+    return { provider, mailTo: [] };
+  };
+
+  const lead = route('LEAD_DELIVERY', 'LEAD_MAIL_TO');
+  const suggestion = route('SUGGESTION_DELIVERY', 'SUGGESTION_MAIL_TO');
+
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]+/.test(smtpUrl))
+    problems.push(
+      'SMTP_URL is not valid: use smtp://user:password@host:587 or smtps://user:password@host:465.',
+    );
+  if (mailFrom !== undefined && !PLAIN_ADDRESS.test(mailFrom))
+    problems.push(`MAIL_FROM="${mailFrom}" is not an e-mail address: set one such as website@example.com.`);
+  if (crmUrl !== undefined) checkWebhookUrl(crmUrl, problems);
+  if (crmSecret !== undefined) checkWebhookSecret(crmSecret, problems);
+
+  const delivery: Config['delivery'] = {
+    lead,
+    suggestion,
+    maxAttempts: integer('DELIVERY_MAX_ATTEMPTS', 8, 1, 100),
+    inlineBudgetMs: integer('DELIVERY_INLINE_BUDGET_MS', 1500, 0, 30_000),
+    attemptTimeoutMs: integer('DELIVERY_ATTEMPT_TIMEOUT_MS', 10_000, 100, 120_000),
+    retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+    retryMaxMs: integer('DELIVERY_RETRY_MAX_MS', 3_600_000, 10, 86_400_000),
+    pollIntervalMs: integer('DELIVERY_POLL_INTERVAL_MS', 1_000, 10, 60_000),
+  };
+  if (delivery.retryMaxMs < delivery.retryBaseMs)
+    problems.push(
+      'DELIVERY_RETRY_MAX_MS is smaller than DELIVERY_RETRY_BASE_MS: raise it or lower the base.',
+    );
+
+  const config: Config = {
+    port,
+    host,
+    publicBaseUrl,
+    dataDir,
+    contentDir,
+    logLevel,
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
+    trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    database,
+    delivery,
+    smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
+    crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function mergeConfigFile(env: ConfigSource, cwd: string, problems: string[]): ConfigSource {
+  const file = env.FRONTDOOR_CONFIG?.trim();
+  if (!file) return env;
+  const path = isAbsolute(file) ? file : resolve(cwd, file);
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push(
+      `FRONTDOOR_CONFIG="${file}" could not be read (${(error as Error).message.split('\n')[0]}): point it at a readable YAML or JSON file, or unset it.`,
+    );
+    return env;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    problems.push(`FRONTDOOR_CONFIG="${file}" must hold a mapping of variable names to values.`);
+    return env;
+  }
+  const fromFile: ConfigSource = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!(key in CONFIG_VARIABLES) || key === 'FRONTDOOR_CONFIG') {
+      problems.push(
+        `FRONTDOOR_CONFIG file has an unknown key "${key}": use only the variable names in the README.`,
+      );
+      continue;
+    }
+    if (value === null || typeof value === 'object') {
+      problems.push(`FRONTDOOR_CONFIG file key ${key} must be a string or a number.`);
+      continue;
+    }
+    fromFile[key] = String(value);
+  }
+  const merged: ConfigSource = { ...fromFile };
+  for (const [key, value] of Object.entries(env))
+    if (value !== undefined && value !== '') merged[key] = value;
+  return merged;
+}
+
+function parsePublicBaseUrl(raw: string | undefined, host: string, port: number, problems: string[]): string {
+  if (raw === undefined) {
+    const shownHost =
+      host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+    return `http://${shownHost}:${port}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`PUBLIC_BASE_URL="${raw}" is not an absolute URL: set it like https://www.example.com.`);
+    return 'http://localhost';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`PUBLIC_BASE_URL="${raw}" must start with https:// (or http:// for local use).`);
+  }
+  if (url.search || url.hash) problems.push(`PUBLIC_BASE_URL="${raw}" must not have a query or fragment.`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Parses `a@x.com, b@y.com`; null when any entry is not a plain address. */
+function parseAddressList(raw: string | undefined): string[] | null {
+  if (raw === undefined) return [];
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  return list.every((a) => PLAIN_ADDRESS.test(a)) ? list : null;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function checkWebhookUrl(raw: string, problems: string[]): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(
+      `CRM_WEBHOOK_URL="${raw}" is not an absolute URL: set https://crm.example.com/hooks/leads.`,
+    );
+    return;
+  }
+  // Plain http is allowed only to this machine (a local relay or a test receiver): leads are personal data.
+  const local = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !local)
+    problems.push(`CRM_WEBHOOK_URL="${raw}" must use https:// (plain http is accepted only for localhost).`);
+}
+
+function checkWebhookSecret(raw: string, problems: string[]): void {
+  const body = raw.startsWith('whsec_') ? raw.slice('whsec_'.length) : null;
+  const bytes = body !== null && /^[A-Za-z0-9+/]+={0,2}$/.test(body) ? Buffer.from(body, 'base64').length : 0;
+  if (bytes < 24 || bytes > 64)
+    problems.push(
+      "CRM_WEBHOOK_SECRET must be whsec_ followed by base64 of 24 to 64 random bytes: generate one with `node -e \"console.log('whsec_'+require('crypto').randomBytes(32).toString('base64'))\"`.",
+    );
+}

@@ -1,0 +1,10 @@
+export { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+export type {
+  Config,
+  ConfigSource,
+  ConfigVariable,
+  DatabaseConfig,
+  DeliveryProviderName,
+  DeliveryRoute,
+} from './config.js';
+export { BUNDLED_CONTENT_DIR, PACKAGE_ROOT } from './paths.js';

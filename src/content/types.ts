@@ -1,0 +1,78 @@
+/** The content model: what the loader produces from a folder of Markdown files. */
+
+export interface Heading {
+  /** 1-6 */
+  level: number;
+  text: string;
+  /** The id of the heading element in the page's HTML (stable slug, unique within the page). */
+  anchor: string;
+}
+
+/** A searchable piece of a page: the text between two headings. */
+export interface Passage {
+  /** Stable unique key: `url` for the lead passage, `url#anchor` for a section. */
+  key: string;
+  pageUrl: string;
+  /** null for the text before the first heading. */
+  anchor: string | null;
+  /** Heading path from the page title down to this section, e.g. ["Security", "Data residency"]. */
+  headingPath: string[];
+  /** Plain text of the section (Markdown syntax removed). */
+  text: string;
+}
+
+export interface Page {
+  /** Site path: `/`, `/solutions/`, `/solutions/cros`. */
+  url: string;
+  /** Path of the source file relative to the content folder, with `/` separators. */
+  sourcePath: string;
+  title: string;
+  description: string;
+  /** First publication (YYYY-MM-DD) when the front matter gives one. */
+  date: string | null;
+  /** Last modification (YYYY-MM-DD): front matter `updated`, else `date`, else the file's mtime. */
+  lastModified: string;
+  tags: string[];
+  /** Position in the header navigation (front matter `nav`), or null. */
+  nav: number | null;
+  /** Ordering inside a section index (front matter `order`), or null. */
+  order: number | null;
+  /** Form placed on the page (front matter `form`). */
+  form: 'demo' | 'suggestion' | null;
+  /** The Markdown body without front matter. */
+  markdown: string;
+  /** Rendered HTML of the body (raw HTML in the source escaped). */
+  html: string;
+  headings: Heading[];
+  passages: Passage[];
+  /** The whole front matter, for templates that need more keys. */
+  frontMatter: Record<string, unknown>;
+}
+
+/** Company details from the content folder's `_site.yaml`. */
+export interface SiteInfo {
+  name: string;
+  legalName: string;
+  tagline: string;
+  description: string;
+  contactEmail: string;
+  salesEmail: string;
+  address: string;
+  foundingYear: number | null;
+  sameAs: string[];
+}
+
+export interface Site {
+  info: SiteInfo;
+  /** Every page, sorted by URL (byte order), so everything derived from it is deterministic. */
+  pages: Page[];
+  byUrl: Map<string, Page>;
+}
+
+/** A problem found in the content folder, reported with its file and line. */
+export interface ContentProblem {
+  file: string;
+  line: number | null;
+  message: string;
+  severity: 'error' | 'warning';
+}

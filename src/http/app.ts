@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Site } from '../content/index.js';
+import type { AskService } from '../nlweb/index.js';
+import type { SubmissionService } from '../submissions/index.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { registerErrorHandling } from './errors.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { registerAskRoutes } from './routes/ask.js';
+import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerSiteRoutes } from './routes/site.js';
+import { registerSubmissionRoutes } from './routes/submissions.js';
+
+/** Everything the routes need, built once by the server (or by a test) and passed in. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  site: Site;
+  ask: AskService;
+  submissions: SubmissionService;
+}
+
+/**
+ * Assembles the HTTP application: parsers, headers, the error envelope and every room's routes.
+ * It does not listen; `startServer` does, and tests use `app.inject` or listen on port 0.
+ */
+export async function buildApp(context: AppContext): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    loggerInstance: context.logger,
+    bodyLimit: config.bodyLimitBytes,
+    // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: false,
+    return503OnClosing: true,
+    // Node's default checks header/request timeouts only every 30 s (see the reliability notes).
+    connectionTimeout: 0,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 } as object,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  }) as unknown as FastifyInstance;
+
+  registerBodyParsers(app);
+  registerSecurityHeaders(app, config.publicBaseUrl);
+  registerErrorHandling(app, config.bodyLimitBytes);
+
+  app.get('/healthz', { config: { errorShape: 'envelope' } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' };
+  });
+
+  await registerSubmissionRoutes(app, context);
+  await registerAskRoutes(app, context);
+  await registerDiscoveryRoutes(app, context);
+  // Last: the site's page routes include a catch-all for content URLs.
+  await registerSiteRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,5 @@
+// PLACEHOLDER — replaced by the engineer who owns this route module.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+
+export async function registerDiscoveryRoutes(_app: FastifyInstance, _context: AppContext): Promise<void> {}

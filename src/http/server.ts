@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import { loadSite } from '../content/index.js';
+import { createAskService } from '../nlweb/index.js';
+import { createSubmissionService } from '../submissions/index.js';
+import { buildApp, type AppContext } from './app.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  context: AppContext;
+  /** The address actually bound (useful with PORT=0). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Personal data never reaches the log through request records; delivery logs name ids only. */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.cookie', 'req.headers.authorization'], remove: true },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: req.url,
+        id: req.id,
+      }),
+    },
+  });
+}
+
+/**
+ * Builds every room from the configuration and starts listening. Content problems are logged with
+ * file and line; the server still starts with the pages that loaded.
+ */
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger(config),
+): Promise<RunningServer> {
+  const started = process.hrtime.bigint();
+  const { site, problems } = await loadSite(config.contentDir);
+  for (const problem of problems) {
+    const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
+    log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
+  }
+  const ask = createAskService(site, config.publicBaseUrl);
+  const submissions = await createSubmissionService(config, logger);
+  const context: AppContext = { config, logger, site, ask, submissions };
+  const app = await buildApp(context);
+  await app.listen({ port: config.port, host: config.host });
+  submissions.start();
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+  logger.info(
+    { pages: site.pages.length, contentDir: config.contentDir, startupMs: Math.round(elapsedMs) },
+    `frontdoor listening on http://${host}:${port} (public ${config.publicBaseUrl})`,
+  );
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await submissions.close();
+    })();
+    return closing;
+  };
+  return { app, context, url: `http://${host}:${port}`, close };
+}

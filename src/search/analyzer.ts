@@ -1,0 +1,285 @@
+/**
+ * The analyzer: text → index terms. Used identically for documents and queries, so what a query
+ * can match is exactly what the index holds.
+ *
+ * 1. Tokens are runs of Unicode letters and digits (combining marks stay inside a token). Runs
+ *    joined by a hyphen, dot, underscore or apostrophe form one compound token: "ICH-M11",
+ *    "e-mail", "node.js", "max_length", "don't", "21.5".
+ * 2. Each part is folded: NFKD, combining marks removed, lowercased, a few letters that NFKD keeps
+ *    are spelled out (ß→ss, æ→ae, ø→o, œ→oe, ł→l, đ/ð→d, þ→th, ı→i).
+ * 3. An English possessive "'s" is dropped; other apostrophes join ("don't" → "dont").
+ * 4. A compound of several parts yields each part and, in addition, the parts written together:
+ *    "e-mail" → e, mail, email; "ICH-M11" → ich, m11, ichm11; "3.14" → 3, 14, 3.14 (digit-only
+ *    parts joined by dots keep their dots). So "email", "e mail" and "e-mail" all meet. The joined
+ *    form is an extra term at the same place: it does not count towards the field's length.
+ * 5. Parts that are stop words (a modest, Lucene-like English list of 33 words) are dropped.
+ * 6. Words made of ASCII letters only are stemmed with Snowball English (Porter2); words with
+ *    digits or other scripts are kept as folded.
+ */
+
+import { stemEnglish } from './stemmer.js';
+
+/** Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), 33 words. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
+]);
+
+/**
+ * Words that carry the form of a question rather than its topic ("what", "how", "does", "can",
+ * "you"...). A query drops them when it has at least one other term, so "how do I rotate keys?"
+ * searches for "rotate keys" while "how" alone still searches for "how". Documents keep them.
+ * Matched on the folded word, before stemming.
+ */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'whether',
+  'do',
+  'does',
+  'did',
+  'done',
+  'doing',
+  'can',
+  'could',
+  'should',
+  'would',
+  'shall',
+  'may',
+  'might',
+  'must',
+  'has',
+  'have',
+  'had',
+  'having',
+  'been',
+  'being',
+  'were',
+  'am',
+  'i',
+  'me',
+  'my',
+  'we',
+  'us',
+  'our',
+  'you',
+  'your',
+  'its',
+  'any',
+  'some',
+  'so',
+  'than',
+  'about',
+  'from',
+  'please',
+]);
+
+/** Longest token part that is indexed; longer runs (hashes, base64) are skipped. */
+export const MAX_TERM_LENGTH = 64;
+
+/** One analyzed token, with where it came from in the text. */
+export interface AnalyzedToken {
+  /** The index term (folded, stemmed). */
+  term: string;
+  /** The folded word before stemming (used for question-word removal). */
+  folded: string;
+  /** UTF-16 offsets of the surface word in the input text. */
+  start: number;
+  end: number;
+  /** False for the joined form of a compound, which adds no length. */
+  primary: boolean;
+}
+
+const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-‐‑._'’][\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
+const PART_SEP_RE = /[-‐‑._]/;
+const ASCII_WORD_RE = /^[\x20-\x7e]*$/;
+const COMBINING_RE = /\p{M}+/gu;
+const NON_ALNUM_RE = /[^\p{L}\p{N}]+/gu;
+const ASCII_LETTERS_RE = /^[a-z]+$/;
+const DIGITS_RE = /^[0-9]+$/;
+
+const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŋ: 'ng',
+  ſ: 's',
+};
+const SPECIAL_FOLD_RE = /[ßẞæøœłđðþıħŧŋſ]/g;
+
+/** Unicode folding of one word: NFKD, combining marks removed, lowercase, special letters. */
+export function foldWord(word: string): string {
+  if (ASCII_WORD_RE.test(word)) return word.toLowerCase();
+  let w = word.normalize('NFKD').replace(COMBINING_RE, '').toLowerCase();
+  w = w.replace(SPECIAL_FOLD_RE, (c) => SPECIAL_FOLDS[c] ?? c);
+  // NFKD can produce punctuation (e.g. "½" → "1⁄2"); keep letters and digits only.
+  return w.replace(NON_ALNUM_RE, '');
+}
+
+// A bounded cache of word → term; analysis is pure, so the cache only saves time.
+const STEM_CACHE = new Map<string, string>();
+const STEM_CACHE_LIMIT = 200_000;
+
+/** Stem a folded word: ASCII-letter words through Porter2, anything else unchanged. */
+export function stemWord(folded: string): string {
+  const cached = STEM_CACHE.get(folded);
+  if (cached !== undefined) return cached;
+  const term = ASCII_LETTERS_RE.test(folded) ? stemEnglish(folded) : folded;
+  if (STEM_CACHE.size >= STEM_CACHE_LIMIT) STEM_CACHE.clear();
+  STEM_CACHE.set(folded, term);
+  return term;
+}
+
+/** Folds one apostrophe-joined piece, dropping a trailing possessive "'s". */
+function foldPiece(raw: string): string {
+  if (raw.includes("'") || raw.includes('’')) {
+    const bits = raw.split(/['’]/);
+    const last = bits[bits.length - 1];
+    if (bits.length > 1 && (last === 's' || last === 'S')) bits.pop();
+    return foldWord(bits.join(''));
+  }
+  return foldWord(raw);
+}
+
+/**
+ * Analyze text into tokens with their offsets. `keepStopWords` keeps stop words (used by the
+ * snippet code to locate words; never for indexing).
+ */
+export function analyzeTokens(text: string, keepStopWords = false): AnalyzedToken[] {
+  const out: AnalyzedToken[] = [];
+  TOKEN_RE.lastIndex = 0;
+  for (let m = TOKEN_RE.exec(text); m !== null; m = TOKEN_RE.exec(text)) {
+    const raw = m[0];
+    const start = m.index;
+    if (!PART_SEP_RE.test(raw)) {
+      pushWord(out, foldPiece(raw), start, start + raw.length, true, keepStopWords);
+      continue;
+    }
+    // A compound: split at hyphens, dots and underscores (apostrophes stay inside a part).
+    const folded: string[] = [];
+    const seps: string[] = [];
+    let partStart = start;
+    let i = 0;
+    const parts = raw.split(/([-‐‑._])/);
+    for (let p = 0; p < parts.length; p++) {
+      const piece = parts[p] as string;
+      if (p % 2 === 1) {
+        seps.push(piece);
+        partStart += piece.length;
+        continue;
+      }
+      const f = foldPiece(piece);
+      folded.push(f);
+      pushWord(out, f, partStart, partStart + piece.length, true, keepStopWords);
+      partStart += piece.length;
+      i++;
+    }
+    const nonEmpty = folded.filter((f) => f.length > 0);
+    if (i < 2 || nonEmpty.length < 2) continue;
+    const numeric = nonEmpty.every((f) => DIGITS_RE.test(f)) && seps.every((s) => s === '.');
+    const joined = numeric ? nonEmpty.join('.') : nonEmpty.join('');
+    if (joined.length > MAX_TERM_LENGTH) continue;
+    const term = numeric ? joined : stemWord(joined);
+    out.push({ term, folded: joined, start, end: start + raw.length, primary: false });
+  }
+  return out;
+}
+
+function pushWord(
+  out: AnalyzedToken[],
+  folded: string,
+  start: number,
+  end: number,
+  primary: boolean,
+  keepStopWords: boolean,
+): void {
+  if (folded.length === 0 || folded.length > MAX_TERM_LENGTH) return;
+  if (!keepStopWords && STOP_WORDS.has(folded)) return;
+  out.push({ term: stemWord(folded), folded, start, end, primary });
+}
+
+/**
+ * The index terms of a text, in order (stop words removed, compounds expanded). A query whose
+ * `analyze` is empty has nothing searchable in it.
+ */
+export function analyze(text: string): string[] {
+  return analyzeTokens(text).map((t) => t.term);
+}
+
+/** True when the text has at least one searchable term. */
+export function hasSearchableTerms(text: string): boolean {
+  return analyzeTokens(text).length > 0;
+}
+
+/** A query's terms with their weights (query-term frequency), question words removed when others remain. */
+export interface QueryTerm {
+  term: string;
+  weight: number;
+}
+
+/**
+ * Query analysis: the analyzer's terms, with question-form words dropped when at least one other
+ * term remains (unless `dropQuestionWords` is false), duplicates merged into a weight (the query
+ * term frequency), in order of first appearance.
+ */
+export function analyzeQuery(text: string, dropQuestionWords = true): QueryTerm[] {
+  let tokens = analyzeTokens(text);
+  if (dropQuestionWords) {
+    const kept = tokens.filter((t) => !QUESTION_WORDS.has(t.folded));
+    if (kept.length > 0) tokens = kept;
+  }
+  const byTerm = new Map<string, QueryTerm>();
+  for (const t of tokens) {
+    const q = byTerm.get(t.term);
+    if (q) q.weight += 1;
+    else byTerm.set(t.term, { term: t.term, weight: 1 });
+  }
+  return [...byTerm.values()];
+}

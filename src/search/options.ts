@@ -1,0 +1,153 @@
+/** The document shape and the ranking parameters, with their defaults and the reasons for them. */
+
+/** The searchable fields of a document. */
+export const FIELD_NAMES = ['title', 'headings', 'body'] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+/** A document (for a site: one passage of a page). */
+export interface SearchDocument {
+  /** Stable unique id; results with equal scores are ordered by it (UTF-8 byte order). */
+  key: string;
+  fields: {
+    title: string;
+    /** The heading path of the passage, e.g. "Security > Data residency". */
+    headings: string;
+    body: string;
+  };
+}
+
+/** BM25F parameters of one field. */
+export interface FieldParams {
+  /** Multiplies the field's term frequencies before saturation (BM25F field weight). */
+  weight: number;
+  /** Length normalisation of the field, 0 (none) … 1 (full). */
+  b: number;
+}
+
+/** Term-pair proximity bonus (BM25TP, Rasolofo & Savoy 2003) on the top `depth` documents. */
+export interface ProximityParams {
+  enabled: boolean;
+  /** Largest distance (in indexed words) between two query terms that counts. */
+  window: number;
+  /** How many of the best BM25F documents are re-scored. */
+  depth: number;
+  /** Multiplies the pair score before it is added. */
+  weight: number;
+}
+
+/** RM3-style pseudo-relevance feedback (deterministic). */
+export interface FeedbackParams {
+  enabled: boolean;
+  /** Feedback documents: the best documents of the first pass. */
+  docs: number;
+  /** Expansion terms kept. */
+  terms: number;
+  /** Share of the original query in the final query, 0 … 1 (RM3's lambda). */
+  originalWeight: number;
+  /** New terms in more than this share of documents are not added (too common to help). */
+  maxDocFrequency: number;
+}
+
+export interface RankingOptions {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  fields: Record<FieldName, FieldParams>;
+  /** Drop question-form words ("what", "how", "does"…) from queries that have other terms. */
+  dropQuestionWords: boolean;
+  proximity: ProximityParams;
+  feedback: FeedbackParams;
+}
+
+/** Partial ranking options, merged over the defaults. */
+export interface RankingOverrides {
+  k1?: number;
+  fields?: Partial<Record<FieldName, Partial<FieldParams>>>;
+  dropQuestionWords?: boolean;
+  proximity?: Partial<ProximityParams>;
+  feedback?: Partial<FeedbackParams>;
+}
+
+/**
+ * Defaults. k1 = 1.2 and body b = 0.75 are the textbook BM25 values (Robertson & Zaragoza) and
+ * were not tuned on the benchmark. Titles and heading paths are short and written to say what the
+ * passage is about, so a word there counts more (weights 2 and 1.5, a common BM25F choice) and
+ * their length matters less (b 0.5). Proximity and feedback values are the ones their papers and
+ * Anserini use by default (window 5; 10 feedback documents, 10 terms, lambda 0.5); see
+ * bench/README.md for what each adds.
+ */
+export const DEFAULT_RANKING: RankingOptions = {
+  k1: 1.2,
+  fields: {
+    title: { weight: 2, b: 0.5 },
+    headings: { weight: 1.5, b: 0.5 },
+    body: { weight: 1, b: 0.75 },
+  },
+  dropQuestionWords: true,
+  proximity: { enabled: true, window: 5, depth: 100, weight: 1 },
+  feedback: { enabled: true, docs: 10, terms: 10, originalWeight: 0.5, maxDocFrequency: 0.1 },
+};
+
+/** Plain BM25 (k1 1.2, b 0.75, every field alike), every extra off. */
+export const PLAIN_BM25: RankingOverrides = {
+  k1: 1.2,
+  fields: {
+    title: { weight: 1, b: 0.75 },
+    headings: { weight: 1, b: 0.75 },
+    body: { weight: 1, b: 0.75 },
+  },
+  dropQuestionWords: false,
+  proximity: { enabled: false },
+  feedback: { enabled: false },
+};
+
+function positive(name: string, v: number, allowZero = false): number {
+  if (!Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) {
+    throw new RangeError(`search option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
+  return v;
+}
+
+function unit(name: string, v: number): number {
+  if (!Number.isFinite(v) || v < 0 || v > 1) throw new RangeError(`search option ${name} must be in 0…1`);
+  return v;
+}
+
+function count(name: string, v: number): number {
+  if (!Number.isInteger(v) || v < 0) throw new RangeError(`search option ${name} must be a whole number ≥ 0`);
+  return v;
+}
+
+/** Merge overrides over a base (the defaults unless given) and validate. */
+export function resolveRanking(
+  overrides: RankingOverrides = {},
+  base: RankingOptions = DEFAULT_RANKING,
+): RankingOptions {
+  const fields = {} as Record<FieldName, FieldParams>;
+  for (const f of FIELD_NAMES) {
+    const o = overrides.fields?.[f] ?? {};
+    fields[f] = {
+      weight: positive(`fields.${f}.weight`, o.weight ?? base.fields[f].weight, true),
+      b: unit(`fields.${f}.b`, o.b ?? base.fields[f].b),
+    };
+  }
+  const p = { ...base.proximity, ...overrides.proximity };
+  const fb = { ...base.feedback, ...overrides.feedback };
+  return {
+    k1: positive('k1', overrides.k1 ?? base.k1),
+    fields,
+    dropQuestionWords: overrides.dropQuestionWords ?? base.dropQuestionWords,
+    proximity: {
+      enabled: p.enabled,
+      window: count('proximity.window', p.window),
+      depth: count('proximity.depth', p.depth),
+      weight: positive('proximity.weight', p.weight, true),
+    },
+    feedback: {
+      enabled: fb.enabled,
+      docs: count('feedback.docs', fb.docs),
+      terms: count('feedback.terms', fb.terms),
+      originalWeight: unit('feedback.originalWeight', fb.originalWeight),
+      maxDocFrequency: unit('feedback.maxDocFrequency', fb.maxDocFrequency),
+    },
+  };
+}

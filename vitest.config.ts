@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+// Three suites: `core` needs nothing but Node (SQLite, in-process SMTP and HTTP peers, child
+// servers); `services` needs the PostgreSQL server; `browser` needs Debian's Chromium.
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'core',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/services/**', 'test/browser/**'],
+        },
+      },
+      { extends: true, test: { name: 'services', include: ['test/services/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], fileParallelism: false },
+      },
+    ],
+  },
+});
