@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_CONTENT_DIR, ConfigError, loadConfig, type ConfigSource } from '../../src/config/index.js';
+
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+
+function problemsOf(env: ConfigSource): string[] {
+  try {
+    loadConfig(env, '/srv/site');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('has embedded defaults that need no variable at all', () => {
+    const config = loadConfig({}, '/srv/site');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      dataDir: '/srv/site/data',
+      contentDir: BUNDLED_CONTENT_DIR,
+      database: { kind: 'sqlite', file: '/srv/site/data/frontdoor.sqlite' },
+      delivery: { lead: { provider: 'log' }, suggestion: { provider: 'log' } },
+      bodyLimitBytes: 65536,
+    });
+  });
+
+  it('routes leads and suggestions separately', () => {
+    const config = loadConfig(
+      {
+        LEAD_DELIVERY: 'crm',
+        CRM_WEBHOOK_URL: 'https://crm.example.com/hook',
+        CRM_WEBHOOK_SECRET: SECRET,
+        SUGGESTION_DELIVERY: 'email-service',
+        SMTP_URL: 'smtp://relay.example.com:587',
+        MAIL_FROM: 'web@example.com',
+        SUGGESTION_MAIL_TO: 'product@example.com, pm@example.com',
+      },
+      '/srv',
+    );
+    expect(config.delivery.lead).toEqual({ provider: 'crm', mailTo: [] });
+    expect(config.delivery.suggestion).toEqual({
+      provider: 'email-service',
+      mailTo: ['product@example.com', 'pm@example.com'],
+    });
+    expect(config.crm).toEqual({ url: 'https://crm.example.com/hook', secret: SECRET });
+  });
+
+  it('names the variable and the fix for every problem at once', () => {
+    const problems = problemsOf({ PORT: 'eighty', LEAD_DELIVERY: 'fax', LOG_LEVEL: 'loud' });
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^PORT="eighty" is not valid: set it to a whole number from 0 to 65535/);
+    expect(problems[1]).toMatch(/^LOG_LEVEL="loud".*use one of/);
+    expect(problems[2]).toMatch(/^LEAD_DELIVERY="fax".*use one of log, email-service, crm, none/);
+  });
+
+  it('requires the settings of the chosen provider', () => {
+    expect(problemsOf({ LEAD_DELIVERY: 'email-service' })).toEqual([
+      expect.stringMatching(/^SMTP_URL is required when LEAD_DELIVERY=email-service/),
+      expect.stringMatching(/^MAIL_FROM is required/),
+      expect.stringMatching(/^LEAD_MAIL_TO is required/),
+    ]);
+    expect(problemsOf({ SUGGESTION_DELIVERY: 'crm' })).toEqual([
+      expect.stringMatching(/^CRM_WEBHOOK_URL is required when SUGGESTION_DELIVERY=crm/),
+      expect.stringMatching(/^CRM_WEBHOOK_SECRET is required/),
+    ]);
+  });
+
+  it('refuses a recipient list that could smuggle extra addresses', () => {
+    const problems = problemsOf({
+      LEAD_DELIVERY: 'email-service',
+      SMTP_URL: 'smtp://relay:25',
+      MAIL_FROM: 'web@example.com',
+      LEAD_MAIL_TO: 'sales@example.com, "x" <y@z.com>',
+    });
+    expect(problems).toEqual([expect.stringMatching(/^LEAD_MAIL_TO is required/)]);
+  });
+
+  it('checks the webhook URL scheme and the secret format', () => {
+    expect(problemsOf({ CRM_WEBHOOK_URL: 'http://crm.example.com/h' })[0]).toMatch(/must use https/);
+    expect(() => loadConfig({ CRM_WEBHOOK_URL: 'http://127.0.0.1:9999/h' })).not.toThrow();
+    expect(problemsOf({ CRM_WEBHOOK_SECRET: 'hunter2' })[0]).toMatch(/^CRM_WEBHOOK_SECRET must be whsec_/);
+    expect(problemsOf({ CRM_WEBHOOK_SECRET: `whsec_${Buffer.alloc(8).toString('base64')}` })).toHaveLength(1);
+  });
+
+  it('normalises PUBLIC_BASE_URL and refuses relative ones', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://www.example.com/' }).publicBaseUrl).toBe(
+      'https://www.example.com',
+    );
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.com/site/' }).publicBaseUrl).toBe(
+      'https://example.com/site',
+    );
+    expect(problemsOf({ PUBLIC_BASE_URL: 'www.example.com' })[0]).toMatch(
+      /^PUBLIC_BASE_URL="www.example.com"/,
+    );
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+  });
+
+  it('bounds BODY_LIMIT_BYTES so a valid submission always fits', () => {
+    expect(problemsOf({ BODY_LIMIT_BYTES: '1024' })[0]).toMatch(/^BODY_LIMIT_BYTES="1024".*from 16384/);
+  });
+
+  it('selects PostgreSQL with DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/test' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@127.0.0.1:5432/test',
+    });
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL is not a postgres:\/\/ URL/);
+  });
+
+  it('reads an optional file, with the environment winning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'frontdoor-config-'));
+    const file = join(dir, 'frontdoor.yaml');
+    writeFileSync(file, 'PORT: 8080\nHOST: 0.0.0.0\nLEAD_DELIVERY: none\n');
+    const config = loadConfig({ FRONTDOOR_CONFIG: file, PORT: '9090' }, dir);
+    expect(config.port).toBe(9090);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.delivery.lead.provider).toBe('none');
+    writeFileSync(file, 'PORTT: 1\n');
+    expect(problemsOf({ FRONTDOOR_CONFIG: file })[0]).toMatch(/unknown key "PORTT"/);
+    expect(problemsOf({ FRONTDOOR_CONFIG: join(dir, 'missing.yaml') })[0]).toMatch(/could not be read/);
+  });
+});
