@@ -17,16 +17,28 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/** The headers of every response; hijacked responses (the /ask event stream) set them from here. */
+export function securityHeaders(publicBaseUrl: string): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    ...(publicBaseUrl.startsWith('https://')
+      ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  };
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, publicBaseUrl: string): void {
-  const https = publicBaseUrl.startsWith('https://');
+  const headers = Object.entries(securityHeaders(publicBaseUrl));
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('cross-origin-opener-policy', 'same-origin');
-    if (!reply.hasHeader('content-security-policy'))
-      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-    if (https) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    for (const [name, value] of headers) {
+      // A route may set its own CSP (e.g. a page that needs more); the others are fixed.
+      if (name === 'content-security-policy' && reply.hasHeader(name)) continue;
+      reply.header(name, value);
+    }
     return payload;
   });
 }
