@@ -1,0 +1,322 @@
+import type { Heading, Site } from '../content/index.js';
+import { assetUrl } from './assets.js';
+import { escapeHtml, jsonForScript } from './escape.js';
+import { encodePagePath } from '../content/urls.js';
+import { absoluteUrl, breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
+
+/** schema.org type of the page in its JSON-LD. */
+export type PageKind =
+  'WebPage' | 'TechArticle' | 'CollectionPage' | 'SearchResultsPage' | 'ContactPage' | 'AboutPage';
+
+export interface LayoutOptions {
+  site: Site;
+  /** `config.publicBaseUrl`: absolute, no trailing slash. */
+  publicBaseUrl: string;
+  /** Plain text; escaped here. */
+  title: string;
+  /** Plain text; escaped here. */
+  description: string;
+  /**
+   * Site path of the page (decoded, as in `Page.url`), starting with `/`; the canonical URL is the
+   * base URL + this path, percent-encoded.
+   */
+  canonicalPath: string;
+  /**
+   * Trusted HTML. By default it is the article body, shown under the standard page header
+   * (breadcrumbs, the title as h1, the description as lead); with `bare` it is all of `<main>`.
+   */
+  bodyHtml: string;
+  bare?: boolean;
+  /** Trusted HTML placed below the article (section cards, forms). */
+  afterHtml?: string;
+  kind?: PageKind;
+  /** Headings of the body: level-2 headings with anchors make the "On this page" list. */
+  headings?: readonly Heading[];
+  /** Path (decoded) of the page's Markdown twin, announced as `rel="alternate" type="text/markdown"`. */
+  markdownPath?: string;
+  /** YYYY-MM-DD */
+  datePublished?: string | null;
+  dateModified?: string | null;
+  /** Extra browser modules from the assets folder, e.g. `forms.js`. */
+  scripts?: readonly string[];
+  /** `noindex` for pages that are not content (search results, errors). */
+  robots?: string;
+  /** The header search box; off on the search page, which has its own. */
+  headerSearch?: boolean;
+}
+
+const DISCOVERY_LINKS = [
+  { rel: 'ard', href: '/.well-known/ard.json', type: 'application/json' },
+  { rel: 'api-catalog', href: '/.well-known/api-catalog', type: 'application/linkset+json' },
+] as const;
+
+const BRAND_MARK =
+  '<svg class="brand-mark" viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">' +
+  '<rect class="brand-mark-bg" x="1" y="1" width="30" height="30" rx="8"/>' +
+  '<path class="brand-mark-fg" d="M9 10h14v3h-5.5v11h-3V13H9z"/>' +
+  '<circle class="brand-mark-dot" cx="23" cy="22.5" r="2.2"/></svg>';
+
+/** The one HTML layout shared by every page of the site, the discovery pages included. */
+export function renderLayout(options: LayoutOptions): string {
+  const { site, publicBaseUrl, canonicalPath } = options;
+  const canonical = absoluteUrl(publicBaseUrl, encodePagePath(canonicalPath));
+  const isHome = canonicalPath === '/';
+  const fullTitle = isHome ? `${site.info.name} | ${options.title}` : `${options.title} | ${site.info.name}`;
+  const crumbs = breadcrumbsOf(site, canonicalPath, options.title);
+  const kind = options.kind ?? 'WebPage';
+  const scripts = ['search.js', ...(options.scripts ?? [])];
+
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(fullTitle)}</title>`,
+    `<meta name="description" content="${escapeHtml(options.description)}">`,
+    options.robots ? `<meta name="robots" content="${escapeHtml(options.robots)}">` : '',
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    '<meta name="color-scheme" content="light dark">',
+    '<meta name="theme-color" content="#0b5c59" media="(prefers-color-scheme: light)">',
+    '<meta name="theme-color" content="#0f1a1c" media="(prefers-color-scheme: dark)">',
+    `<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">`,
+    `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
+    ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
+    options.markdownPath
+      ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(encodePagePath(options.markdownPath))}">`
+      : '',
+    ...DISCOVERY_LINKS.map(
+      (link) => `<link rel="${link.rel}" href="${link.href}" type="${escapeHtml(link.type)}">`,
+    ),
+    `<meta property="og:type" content="${kind === 'TechArticle' ? 'article' : 'website'}">`,
+    `<meta property="og:site_name" content="${escapeHtml(site.info.name)}">`,
+    `<meta property="og:title" content="${escapeHtml(options.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(options.description)}">`,
+    `<meta property="og:url" content="${escapeHtml(canonical)}">`,
+    '<meta property="og:locale" content="en_GB">',
+    '<meta name="twitter:card" content="summary">',
+    `<script type="application/ld+json">${jsonForScript(structuredData(options, canonical, crumbs))}</script>`,
+  ].filter((line) => line !== '');
+
+  const main = options.bare ? options.bodyHtml : renderArticle(options, crumbs) + (options.afterHtml ?? '');
+
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    ...head,
+    '</head>',
+    '<body>',
+    '<a class="skip-link" href="#main">Skip to main content</a>',
+    renderHeader(site, canonicalPath, options.headerSearch ?? true),
+    `<main id="main" tabindex="-1">${main}</main>`,
+    renderFooter(site),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
+  const toc = (options.headings ?? []).filter((heading) => heading.level === 2 && heading.anchor !== '');
+  const tocHtml =
+    toc.length >= 3
+      ? `<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title" class="toc-title">On this page</h2><ol>${toc
+          .map((h) => `<li><a href="#${escapeHtml(h.anchor)}">${escapeHtml(h.text)}</a></li>`)
+          .join('')}</ol></nav>`
+      : '';
+  const updated = options.dateModified
+    ? `<p class="page-meta">Updated <time datetime="${escapeHtml(options.dateModified)}">${escapeHtml(
+        formatDate(options.dateModified),
+      )}</time></p>`
+    : '';
+  return [
+    '<div class="page-header"><div class="container">',
+    renderBreadcrumbs(crumbs),
+    `<h1>${escapeHtml(options.title)}</h1>`,
+    options.description ? `<p class="lead">${escapeHtml(options.description)}</p>` : '',
+    updated,
+    '</div></div>',
+    `<div class="container article-grid${tocHtml ? ' has-toc' : ''}">`,
+    tocHtml ? `<aside class="article-aside">${tocHtml}</aside>` : '',
+    `<article class="prose">${options.bodyHtml}</article>`,
+    '</div>',
+  ].join('');
+}
+
+function renderBreadcrumbs(crumbs: Crumb[]): string {
+  if (crumbs.length < 2) return '';
+  const items = crumbs.map((crumb, index) =>
+    index === crumbs.length - 1
+      ? `<li><span aria-current="page">${escapeHtml(crumb.name)}</span></li>`
+      : `<li><a href="${escapeHtml(encodePagePath(crumb.path))}">${escapeHtml(crumb.name)}</a></li>`,
+  );
+  return `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
+}
+
+function isCurrentSection(navUrl: string, path: string): boolean {
+  if (navUrl === path) return true;
+  if (navUrl === '/') return false;
+  const folder = navUrl.endsWith('/') ? navUrl : `${navUrl}/`;
+  return path.startsWith(folder);
+}
+
+function renderHeader(site: Site, path: string, withSearch: boolean): string {
+  const demoPath = demoPathOf(site);
+  const links = navigationOf(site).map((page) => {
+    const current = page.url === path ? ' aria-current="page"' : '';
+    const section = !current && isCurrentSection(page.url, path) ? ' class="is-section"' : '';
+    return `<li><a href="${escapeHtml(encodePagePath(page.url))}"${current}${section}>${escapeHtml(shortTitleOf(page))}</a></li>`;
+  });
+  const search = withSearch
+    ? [
+        '<form class="header-search" role="search" aria-label="Site search" action="/search" method="get" data-live-search>',
+        '<label class="visually-hidden" for="header-search-input">Search the site</label>',
+        '<input id="header-search-input" class="search-input" type="search" name="q" placeholder="Search" ',
+        'autocomplete="off" spellcheck="false" maxlength="1000" required>',
+        '<button class="search-submit" type="submit"><span class="visually-hidden">Search</span>',
+        '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">',
+        '<path d="M8.5 3a5.5 5.5 0 1 0 3.3 9.9l3.7 3.6 1.2-1.2-3.6-3.7A5.5 5.5 0 0 0 8.5 3zm0 1.6a3.9 3.9 0 1 1 0 7.8 3.9 3.9 0 0 1 0-7.8z"/>',
+        '</svg></button>',
+        '<div class="live-results" data-live-results hidden></div>',
+        '</form>',
+      ].join('')
+    : '';
+  return [
+    '<header class="site-header">',
+    '<div class="container header-inner">',
+    `<a class="brand" href="/">${BRAND_MARK}<span class="brand-name">${escapeHtml(site.info.name)}</span></a>`,
+    links.length > 0 ? `<nav class="main-nav" aria-label="Main"><ul>${links.join('')}</ul></nav>` : '',
+    search,
+    `<a class="button button-primary header-cta" href="${escapeHtml(encodePagePath(demoPath))}"${
+      demoPath === path ? ' aria-current="page"' : ''
+    }>Request a demo</a>`,
+    '</div>',
+    '</header>',
+  ].join('');
+}
+
+function renderFooter(site: Site): string {
+  const { info } = site;
+  const pages = navigationOf(site)
+    .map(
+      (page) =>
+        `<li><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(shortTitleOf(page))}</a></li>`,
+    )
+    .join('');
+  const contact = [
+    info.address ? `<p>${escapeHtml(info.address)}</p>` : '',
+    info.contactEmail
+      ? `<p><a href="mailto:${escapeHtml(info.contactEmail)}">${escapeHtml(info.contactEmail)}</a></p>`
+      : '',
+  ].join('');
+  return [
+    '<footer class="site-footer">',
+    '<div class="container footer-grid">',
+    `<div class="footer-about"><p class="footer-brand">${BRAND_MARK}<span>${escapeHtml(info.name)}</span></p>`,
+    info.tagline ? `<p>${escapeHtml(info.tagline)}</p>` : '',
+    contact,
+    '</div>',
+    `<nav class="footer-nav" aria-label="Footer"><h2 class="footer-title">Company</h2><ul>${pages}`,
+    `<li><a href="${escapeHtml(encodePagePath(demoPathOf(site)))}">Request a demo</a></li>`,
+    '<li><a href="/search">Search</a></li></ul></nav>',
+    '<nav class="footer-nav" aria-label="Developers"><h2 class="footer-title">Developers and agents</h2><ul>',
+    '<li><a href="/developers">Developers</a></li>',
+    '<li><a href="/docs">API documentation</a></li>',
+    '<li><a href="/openapi.json">OpenAPI contract</a></li>',
+    '<li><a href="/llms.txt">llms.txt</a></li>',
+    '<li><a href="/sitemap.xml">Sitemap</a></li>',
+    '</ul></nav>',
+    '</div>',
+    `<div class="container footer-legal"><p>© ${escapeHtml(info.legalName || info.name)}</p></div>`,
+    '</footer>',
+  ].join('');
+}
+
+/** "2026-10-14" → "14 October 2026" (fixed English, independent of the server's locale). */
+function formatDate(isoDate: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!match) return isoDate;
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
+  const month = months[Number(match[2]) - 1];
+  return month ? `${Number(match[3])} ${month} ${match[1]}` : isoDate;
+}
+
+function structuredData(options: LayoutOptions, canonical: string, crumbs: Crumb[]): unknown {
+  const { site, publicBaseUrl } = options;
+  const { info } = site;
+  const home = absoluteUrl(publicBaseUrl, '/');
+  const organizationId = `${home}#organization`;
+  const websiteId = `${home}#website`;
+  const organization: Record<string, unknown> = {
+    '@type': 'Organization',
+    '@id': organizationId,
+    name: info.name,
+    url: home,
+    logo: absoluteUrl(publicBaseUrl, '/assets/favicon.svg'),
+  };
+  if (info.legalName) organization.legalName = info.legalName;
+  if (info.description) organization.description = info.description;
+  if (info.contactEmail) organization.email = info.contactEmail;
+  if (info.address) organization.address = { '@type': 'PostalAddress', streetAddress: info.address };
+  if (info.foundingYear) organization.foundingDate = String(info.foundingYear);
+  if (info.salesEmail)
+    organization.contactPoint = { '@type': 'ContactPoint', contactType: 'sales', email: info.salesEmail };
+  if (info.sameAs.length > 0) organization.sameAs = info.sameAs;
+
+  const website = {
+    '@type': 'WebSite',
+    '@id': websiteId,
+    url: home,
+    name: info.name,
+    description: info.description || undefined,
+    publisher: { '@id': organizationId },
+    inLanguage: 'en',
+    potentialAction: {
+      '@type': 'SearchAction',
+      target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(publicBaseUrl, '/search')}?q={q}` },
+      'query-input': 'required name=q',
+    },
+  };
+
+  const kind = options.kind ?? 'WebPage';
+  const page: Record<string, unknown> = {
+    '@type': kind,
+    '@id': `${canonical}#page`,
+    url: canonical,
+    name: options.title,
+    description: options.description,
+    inLanguage: 'en',
+    isPartOf: { '@id': websiteId },
+    publisher: { '@id': organizationId },
+  };
+  if (kind === 'TechArticle') {
+    page.headline = options.title;
+    page.author = { '@id': organizationId };
+  }
+  if (options.datePublished) page.datePublished = options.datePublished;
+  if (options.dateModified) page.dateModified = options.dateModified;
+  if (options.canonicalPath === '/') page.about = { '@id': organizationId };
+  if (crumbs.length >= 2) {
+    page.breadcrumb = {
+      '@type': 'BreadcrumbList',
+      itemListElement: crumbs.map((crumb, index) => ({
+        '@type': 'ListItem',
+        position: index + 1,
+        name: crumb.name,
+        item: absoluteUrl(publicBaseUrl, encodePagePath(crumb.path)),
+      })),
+    };
+  }
+  return { '@context': 'https://schema.org', '@graph': [organization, website, page] };
+}

@@ -1,0 +1,95 @@
+import type { Page, Site } from '../content/index.js';
+
+/**
+ * Where a page's Markdown twin is served: the page URL + `.md`, and for a folder index
+ * (`/solutions/`) its `index.md` (`/solutions/index.md`, `/index.md` for the home page), which is
+ * also where the source file sits in the content folder.
+ */
+export function markdownPathOf(url: string): string {
+  return url.endsWith('/') ? `${url}index.md` : `${url}.md`;
+}
+
+/** Absolute URL of a site path, from the configured public base URL (which has no trailing slash). */
+export function absoluteUrl(publicBaseUrl: string, path: string): string {
+  return `${publicBaseUrl}${path}`;
+}
+
+/** Orders section listings: front matter `order` first (pages without one last), then title, then URL. */
+export function compareByOrder(a: Page, b: Page): number {
+  const orderA = a.order ?? Number.POSITIVE_INFINITY;
+  const orderB = b.order ?? Number.POSITIVE_INFINITY;
+  if (orderA !== orderB) return orderA < orderB ? -1 : 1;
+  const byTitle = a.title.localeCompare(b.title, 'en');
+  if (byTitle !== 0) return byTitle;
+  return a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
+}
+
+/**
+ * The pages directly below a page: for `/solutions/` the pages `/solutions/x` and the subfolder
+ * indexes `/solutions/x/`; for a page `/solutions/cros` the pages in its folder `/solutions/cros/`.
+ */
+export function childrenOf(site: Site, page: Pick<Page, 'url'>): Page[] {
+  const folder = page.url.endsWith('/') ? page.url : `${page.url}/`;
+  return site.pages
+    .filter((candidate) => {
+      if (candidate.url === page.url || !candidate.url.startsWith(folder)) return false;
+      const rest = candidate.url.slice(folder.length);
+      if (rest === '') return false;
+      const slash = rest.indexOf('/');
+      return slash === -1 || slash === rest.length - 1;
+    })
+    .sort(compareByOrder);
+}
+
+export interface Crumb {
+  name: string;
+  path: string;
+}
+
+/**
+ * Home, then every ancestor of `path` that exists as a page (folder index `/a/` or page `/a`), then
+ * the current page.
+ */
+export function breadcrumbsOf(site: Site, path: string, title: string): Crumb[] {
+  const home = site.byUrl.get('/');
+  const crumbs: Crumb[] = [{ name: home ? 'Home' : site.info.name, path: '/' }];
+  if (path === '/') return crumbs;
+  const segments = path.split('/').filter((segment) => segment !== '');
+  for (let i = 1; i < segments.length; i++) {
+    const prefix = `/${segments.slice(0, i).join('/')}`;
+    const ancestor = site.byUrl.get(`${prefix}/`) ?? site.byUrl.get(prefix);
+    if (ancestor) crumbs.push({ name: shortTitleOf(ancestor), path: ancestor.url });
+  }
+  crumbs.push({ name: title, path });
+  return crumbs;
+}
+
+/**
+ * The short label of a page in navigation: front matter `navTitle` when given; for a folder index
+ * its folder name (`/documents/` → "Documents"), since index titles are written as headlines;
+ * otherwise the title.
+ */
+export function shortTitleOf(page: Page): string {
+  const navTitle = page.frontMatter['navTitle'];
+  if (typeof navTitle === 'string' && navTitle.trim() !== '') return navTitle.trim();
+  if (page.url !== '/' && page.url.endsWith('/')) {
+    const folder = page.url.slice(0, -1).split('/').pop() ?? '';
+    const words = folder.replace(/[-_]+/g, ' ').trim();
+    if (words !== '') return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+  return page.title;
+}
+
+/** Header navigation: pages with front matter `nav`, by that number, then title. */
+export function navigationOf(site: Site): Page[] {
+  return site.pages
+    .filter((page) => page.nav !== null)
+    .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
+}
+
+/** The page holding the demo request form (front matter `form: demo`), or the built-in `/demo`. */
+export function demoPathOf(site: Site): string {
+  return site.pages.find((page) => page.form === 'demo')?.url ?? DEFAULT_DEMO_PATH;
+}
+
+export const DEFAULT_DEMO_PATH = '/demo';
