@@ -1,7 +1,29 @@
-// INTERFACE ONLY — the submissions engineer replaces this file with the real room.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { LeadRequest, LeadSuccess, SuggestionRequest, SuggestionSuccess } from '../contract/index.js';
+import {
+  SOLUTION_PAGE_BY_COMPANY_TYPE,
+  type LeadRequest,
+  type LeadSuccess,
+  type SuggestionRequest,
+  type SuggestionSuccess,
+} from '../contract/index.js';
+import { DeliveryEngine } from './delivery.js';
+import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
+import { createProviders, type DeliveryProvider } from './providers/index.js';
+import { openSubmissionStore, type SubmissionStore } from './store/index.js';
+import type {
+  AnswerProvider,
+  DeliveringProvider,
+  SubmissionFields,
+  SubmissionKind,
+  SubmissionRecord,
+} from './types.js';
+
+export type * from './types.js';
+export type { SubmissionStore } from './store/index.js';
+export { openSubmissionStore } from './store/index.js';
+export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -11,13 +33,188 @@ export interface SubmissionMeta {
   idempotencyKey: string | undefined;
 }
 
-export interface SubmissionService {
-  acceptLead(request: LeadRequest, meta: SubmissionMeta): Promise<LeadSuccess>;
-  acceptSuggestion(request: SuggestionRequest, meta: SubmissionMeta): Promise<SuggestionSuccess>;
-  /** Starts the background delivery worker. */
-  start(): void;
-  /** Stops the worker, waits for attempts in flight, closes the store. */
-  close(): Promise<void>;
+/** The Idempotency-Key was used before with a different body; nothing was stored. */
+export class IdempotencyKeyConflictError extends Error {
+  constructor() {
+    super('Idempotency-Key was already used with a different request body');
+    this.name = 'IdempotencyKeyConflictError';
+  }
 }
 
-export declare function createSubmissionService(config: Config, logger: Logger): Promise<SubmissionService>;
+export interface SubmissionService {
+  /**
+   * Stores the demo request with its outbox row in one transaction, then tries to deliver it
+   * within the inline budget. Resolves only after the commit; rejects when nothing was stored.
+   */
+  acceptLead(request: LeadRequest, meta: SubmissionMeta): Promise<LeadSuccess>;
+  acceptSuggestion(request: SuggestionRequest, meta: SubmissionMeta): Promise<SuggestionSuccess>;
+  /** Starts the background delivery worker (due rows, including those left by a crash, are picked up at once). */
+  start(): void;
+  /** Runs one worker poll now; returns how many deliveries were attempted. */
+  deliverDue(): Promise<number>;
+  /** Stops the worker, waits for attempts in flight, closes the providers and the store. */
+  close(): Promise<void>;
+  readonly store: SubmissionStore;
+}
+
+export interface SubmissionServiceOptions {
+  /** An already opened store (tests, the CLI); by default the one the configuration names. */
+  store?: SubmissionStore;
+  now?: () => number;
+  random?: () => number;
+}
+
+const LEAD_FIELDS = [
+  'name',
+  'firstName',
+  'lastName',
+  'email',
+  'company',
+  'role',
+  'message',
+  'teamSize',
+  'timeline',
+  'companyType',
+  'persona',
+  'sourcePage',
+] as const satisfies readonly (keyof LeadRequest)[];
+
+const SUGGESTION_FIELDS = [
+  'companyType',
+  'persona',
+  'suggestion',
+  'email',
+  'sourcePage',
+] as const satisfies readonly (keyof SuggestionRequest)[];
+
+/** Builds the stored fields one by one from the validated request: nothing else is carried over. */
+function pick<T extends object>(request: T, keys: readonly (keyof T & string)[]): SubmissionFields {
+  const fields: SubmissionFields = {};
+  for (const key of keys) {
+    const value = request[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  return fields;
+}
+
+export async function createSubmissionService(
+  config: Config,
+  logger: Logger,
+  options: SubmissionServiceOptions = {},
+): Promise<SubmissionService> {
+  const now = options.now ?? Date.now;
+  const store = options.store ?? (await openSubmissionStore(config.database));
+  const providers: Map<DeliveringProvider, DeliveryProvider> = createProviders(config, logger, now);
+  const engine = new DeliveryEngine({
+    config: config.delivery,
+    store,
+    providers,
+    logger,
+    now,
+    random: options.random ?? Math.random,
+  });
+
+  const routeOf = (
+    kind: SubmissionKind,
+  ): { answer: AnswerProvider; delivering: DeliveringProvider | null } => {
+    const configured = config.delivery[kind].provider;
+    if (configured === 'none') return { answer: kind === 'lead' ? 'mailto' : 'server-log', delivering: null };
+    return { answer: configured, delivering: configured };
+  };
+
+  /** Stores, then answers with whether the provider confirmed within the inline budget. */
+  const accept = async (
+    kind: SubmissionKind,
+    fields: SubmissionFields,
+    meta: SubmissionMeta,
+  ): Promise<{ record: SubmissionRecord; delivered: boolean }> => {
+    const receivedAtMs = now();
+    const route = routeOf(kind);
+    const leaseToken = randomUUID();
+    const outcome = await store.insert(
+      {
+        id: randomUUID(),
+        kind,
+        receivedAtMs,
+        provider: route.answer,
+        fields,
+        requestId: meta.requestId,
+        clientIp: meta.clientIp,
+        userAgent: meta.userAgent ?? null,
+        idempotencyKey: meta.idempotencyKey ?? null,
+        fingerprint: contentFingerprint(kind, fields),
+        requestHash: requestHash(kind, fields),
+        outbox: route.delivering
+          ? { provider: route.delivering, leaseToken, leaseUntilMs: receivedAtMs + engine.leaseMs }
+          : null,
+      },
+      receivedAtMs - DUPLICATE_WINDOW_MS,
+    );
+
+    if (outcome.status === 'key-conflict') {
+      logger.info({ kind, requestId: meta.requestId }, 'idempotency key reused with another body');
+      throw new IdempotencyKeyConflictError();
+    }
+    const { record } = outcome;
+    if (outcome.status !== 'created') {
+      // The original answer, with what is true now: a delivery confirmed since then counts.
+      logger.info(
+        { submissionId: record.id, kind, provider: record.provider, match: outcome.status },
+        'repeated submission answered with the original',
+      );
+      return { record, delivered: record.delivery?.state === 'delivered' };
+    }
+
+    logger.info({ submissionId: record.id, kind, provider: record.provider }, 'submission stored');
+    if (!route.delivering) {
+      logger.info(
+        { submissionId: record.id, kind, provider: record.provider },
+        kind === 'lead'
+          ? 'demo request stored; no delivery configured (LEAD_DELIVERY=none)'
+          : 'document suggestion stored; no delivery configured (SUGGESTION_DELIVERY=none)',
+      );
+      return { record, delivered: false };
+    }
+    const attempt = engine.attempt({
+      submission: record,
+      provider: route.delivering,
+      attempt: 1,
+      leaseToken,
+    });
+    let budget: NodeJS.Timeout | undefined;
+    const delivered = await Promise.race([
+      attempt,
+      new Promise<boolean>((resolve) => {
+        budget = setTimeout(() => resolve(false), config.delivery.inlineBudgetMs);
+      }),
+    ]).catch(() => false);
+    clearTimeout(budget);
+    return { record, delivered };
+  };
+
+  return {
+    store,
+    acceptLead: async (request, meta) => {
+      const { record, delivered } = await accept('lead', pick(request, LEAD_FIELDS), meta);
+      return { ok: true, provider: record.provider as LeadSuccess['provider'], delivered };
+    },
+    acceptSuggestion: async (request, meta) => {
+      const fields = pick(request, SUGGESTION_FIELDS);
+      fields.sourcePage = request.sourcePage ?? SOLUTION_PAGE_BY_COMPANY_TYPE[request.companyType];
+      const { record, delivered } = await accept('suggestion', fields, meta);
+      return {
+        ok: true,
+        provider: record.provider as SuggestionSuccess['provider'],
+        delivered,
+        sourcePage: record.fields.sourcePage ?? fields.sourcePage,
+      };
+    },
+    start: () => engine.start(),
+    deliverDue: () => engine.pollOnce(),
+    close: async () => {
+      await engine.stop();
+      await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
+      await store.close();
+    },
+  };
+}

@@ -1,5 +1,127 @@
-// PLACEHOLDER — replaced by the engineer who owns this route module.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createValidator,
+  internalErrorBody,
+  LeadRequestSchema,
+  SuggestionRequestSchema,
+  validationErrorBody,
+  type FieldProblem,
+} from '../../contract/index.js';
+import { errorClassOf } from '../../submissions/delivery.js';
+import { IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
+import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
+import { sendError } from '../errors.js';
 
-export async function registerSubmissionRoutes(_app: FastifyInstance, _context: AppContext): Promise<void> {}
+const validateLead = createValidator(LeadRequestSchema);
+const validateSuggestion = createValidator(SuggestionRequestSchema);
+
+/** Printable ASCII without spaces, as the IETF Idempotency-Key draft's examples; quotes optional. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+const ROUTE_CONFIG = { errorShape: 'envelope', accepts: [JSON_TYPE, FORM_TYPE] } as const;
+
+/**
+ * A browser form post from another site is a CORS "simple" request: without this check any site
+ * could make its visitors submit leads here. Requests without an Origin (servers, curl, agents)
+ * are not browser cross-site posts and pass.
+ */
+export function crossSiteProblem(
+  headers: FastifyRequest['headers'],
+  publicBaseUrl: string,
+): FieldProblem | null {
+  const fix = `submit the form from ${new URL(publicBaseUrl).origin}, or call the API directly without an Origin header`;
+  if (headers['sec-fetch-site'] === 'cross-site')
+    return { field: 'Origin', message: 'is another site: cross-site form posts are refused', fix };
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  let sent: string | null = null;
+  try {
+    sent = new URL(origin).origin;
+  } catch {
+    sent = null;
+  }
+  if (sent !== null && sent !== 'null' && sent === new URL(publicBaseUrl).origin) return null;
+  return { field: 'Origin', message: `"${origin.slice(0, 100)}" is not this site`, fix };
+}
+
+/** The Idempotency-Key header, unquoted; a problem when it is malformed or repeated. */
+export function readIdempotencyKey(
+  headers: FastifyRequest['headers'],
+): { key: string | undefined } | { problem: FieldProblem } {
+  const raw = headers['idempotency-key'];
+  if (raw === undefined) return { key: undefined };
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  const unquoted = /^"[^"]*"$/.test(value) ? value.slice(1, -1) : value;
+  if (IDEMPOTENCY_KEY.test(unquoted)) return { key: unquoted };
+  return {
+    problem: {
+      field: 'Idempotency-Key',
+      message: 'must be 1 to 255 printable characters without spaces, sent once',
+      fix: 'send one key such as a UUID, e.g. Idempotency-Key: "8e03978e-40d5-43e8-bc93-6894a57f9324"',
+    },
+  };
+}
+
+const KEY_CONFLICT: FieldProblem = {
+  field: 'Idempotency-Key',
+  message: 'was already used with a different request body',
+  fix: 'send a new key for a new submission, or resend the original body unchanged to get its answer again',
+};
+
+function metaOf(request: FastifyRequest, idempotencyKey: string | undefined): SubmissionMeta {
+  const userAgent = request.headers['user-agent'];
+  return {
+    requestId: request.id,
+    clientIp: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
+    idempotencyKey,
+  };
+}
+
+/**
+ * POST /api/leads and POST /api/document-suggestions: refuse cross-site posts, validate with the
+ * contract, store durably, answer. A 500 is sent only when the store refused the write.
+ */
+export async function registerSubmissionRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const submit = async <T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    validate: (body: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] },
+    accept: (value: T, meta: SubmissionMeta) => Promise<object>,
+    status: number,
+  ) => {
+    reply.header('cache-control', 'no-store');
+    const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
+    if (crossSite) return sendError(request, reply, 400, validationErrorBody([crossSite]));
+    const key = readIdempotencyKey(request.headers);
+    const result = validate(request.body);
+    const problems = [...('problem' in key ? [key.problem] : []), ...(result.ok ? [] : result.problems)];
+    if (problems.length > 0 || !result.ok)
+      return sendError(request, reply, 400, validationErrorBody(problems));
+
+    try {
+      const answer = await accept(result.value, metaOf(request, 'key' in key ? key.key : undefined));
+      return reply.code(status).type('application/json; charset=utf-8').send(answer);
+    } catch (error) {
+      if (error instanceof IdempotencyKeyConflictError)
+        return sendError(request, reply, 400, validationErrorBody([KEY_CONFLICT]));
+      // The class only: a database message may quote the submitted values.
+      request.log.error({ errorClass: errorClassOf(error) }, 'submission could not be stored');
+      return sendError(request, reply, 500, internalErrorBody(request.id));
+    }
+  };
+
+  app.post('/api/leads', { config: ROUTE_CONFIG }, (request, reply) =>
+    submit(request, reply, validateLead, (value, meta) => context.submissions.acceptLead(value, meta), 200),
+  );
+  app.post('/api/document-suggestions', { config: ROUTE_CONFIG }, (request, reply) =>
+    submit(
+      request,
+      reply,
+      validateSuggestion,
+      (value, meta) => context.submissions.acceptSuggestion(value, meta),
+      201,
+    ),
+  );
+}

@@ -1,0 +1,125 @@
+import type { SubmissionKind, SubmissionRecord } from './types.js';
+
+/** Field order and labels in e-mails: the contact first, the free text last. */
+const FIELD_LABELS: Record<SubmissionKind, [string, string][]> = {
+  lead: [
+    ['name', 'Name'],
+    ['firstName', 'First name'],
+    ['lastName', 'Last name'],
+    ['email', 'E-mail'],
+    ['company', 'Company'],
+    ['role', 'Role'],
+    ['companyType', 'Company type'],
+    ['persona', 'Persona'],
+    ['teamSize', 'Team size'],
+    ['timeline', 'Timeline'],
+    ['sourcePage', 'Source page'],
+    ['message', 'Message'],
+  ],
+  suggestion: [
+    ['companyType', 'Company type'],
+    ['persona', 'Persona'],
+    ['email', 'E-mail'],
+    ['sourcePage', 'Source page'],
+    ['suggestion', 'Suggestion'],
+  ],
+};
+
+const EVENT_TYPES: Record<SubmissionKind, string> = {
+  lead: 'lead.created',
+  suggestion: 'suggestion.created',
+};
+
+/** Control characters would let a value start a new header line or confuse a terminal. */
+export function singleLine(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export function labelledFields(submission: SubmissionRecord): [string, string][] {
+  return FIELD_LABELS[submission.kind]
+    .filter(([key]) => submission.fields[key] !== undefined)
+    .map(([key, label]) => [label, submission.fields[key]!]);
+}
+
+/** The contact's display name: `name`, else first and last name. */
+export function contactName(submission: SubmissionRecord): string {
+  const { name, firstName, lastName } = submission.fields;
+  if (name && name.trim() !== '') return singleLine(name);
+  return singleLine([firstName, lastName].filter(Boolean).join(' '));
+}
+
+export function emailSubject(submission: SubmissionRecord): string {
+  if (submission.kind === 'lead') {
+    const company = submission.fields.company ? ` (${submission.fields.company})` : '';
+    return singleLine(`Demo request: ${contactName(submission)}${company}`);
+  }
+  return singleLine(
+    `Document suggestion from a ${submission.fields.companyType} (${submission.fields.persona})`,
+  );
+}
+
+export function emailText(submission: SubmissionRecord): string {
+  const title = submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
+  const lines = labelledFields(submission).map(([label, value]) =>
+    value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`,
+  );
+  return [
+    `${title} (submission ${submission.id})`,
+    '',
+    ...lines,
+    '',
+    `Received: ${new Date(submission.receivedAtMs).toISOString()}`,
+    '',
+  ].join('\n');
+}
+
+/** Every value is escaped; nothing the visitor sent becomes markup. */
+export function emailHtml(submission: SubmissionRecord): string {
+  const title = submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
+  const rows = labelledFields(submission)
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('\n');
+  return [
+    '<!doctype html>',
+    '<html><body>',
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<table cellpadding="4">\n${rows}\n</table>`,
+    `<p>Received ${escapeHtml(new Date(submission.receivedAtMs).toISOString())}, submission ${escapeHtml(submission.id)}.</p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+/**
+ * The webhook body. `timestamp` is the time the submission was received, so every retry sends the
+ * same bytes; the signature's own timestamp says when this attempt was made.
+ */
+export function webhookPayload(submission: SubmissionRecord): string {
+  const receivedAt = new Date(submission.receivedAtMs).toISOString();
+  return JSON.stringify({
+    type: EVENT_TYPES[submission.kind],
+    timestamp: receivedAt,
+    data: {
+      id: submission.id,
+      ...submission.fields,
+      sourcePage: submission.fields.sourcePage ?? null,
+      receivedAt,
+    },
+  });
+}

@@ -1,0 +1,92 @@
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { isEmailAddress } from '../../contract/index.js';
+import { contactName, emailHtml, emailSubject, emailText } from '../message.js';
+import type { SubmissionKind } from '../types.js';
+import type { AttemptResult, DeliveryProvider } from './types.js';
+
+export interface EmailProviderOptions {
+  smtpUrl: string;
+  from: string;
+  recipients: Record<SubmissionKind, string[]>;
+  /** Domain for Message-IDs (the public site's host). */
+  messageIdDomain: string;
+  attemptTimeoutMs: number;
+}
+
+/**
+ * `email-service`: one SMTP session per attempt. Recipients come from the configuration only; the
+ * visitor's address goes into Reply-To as a validated {name, address} pair, never as a string a
+ * comma or CRLF could turn into more recipients or headers. The Message-ID is derived from the
+ * submission id, so a retried message is recognisable as the same one.
+ */
+export function createEmailProvider(options: EmailProviderOptions): DeliveryProvider {
+  // nodemailer's defaults wait minutes; every phase is capped by the attempt budget.
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: options.attemptTimeoutMs,
+    greetingTimeout: options.attemptTimeoutMs,
+    socketTimeout: options.attemptTimeoutMs,
+    dnsTimeout: options.attemptTimeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  } as SMTPTransport.Options);
+
+  return {
+    name: 'email-service',
+    deliver: async (submission, _attempt, signal) => {
+      const email = submission.fields.email;
+      const replyName = submission.kind === 'lead' ? contactName(submission) : '';
+      const replyTo = email && isEmailAddress(email) ? { name: replyName, address: email } : undefined;
+      const sending = transport
+        .sendMail({
+          from: options.from,
+          to: options.recipients[submission.kind],
+          ...(replyTo ? { replyTo } : {}),
+          subject: emailSubject(submission),
+          text: emailText(submission),
+          html: emailHtml(submission),
+          messageId: `<${submission.id}@${options.messageIdDomain}>`,
+          date: new Date(submission.receivedAtMs),
+          headers: { 'X-Frontdoor-Submission': submission.id },
+        })
+        .then((): AttemptResult => ({ outcome: 'delivered' }), classifySmtpError);
+      // The socket timeout only measures silence; a relay trickling bytes is cut off here.
+      return Promise.race([sending, aborted(signal)]);
+    },
+    close: async () => transport.close(),
+  };
+}
+
+function aborted(signal: AbortSignal): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    const done = () => resolve({ outcome: 'retry', errorClass: 'timeout', retryAfterMs: null });
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** SMTP 5xx is a refusal that will not change; 4xx and transport failures may pass later. */
+export function classifySmtpError(error: unknown): AttemptResult {
+  const { responseCode, code } = (error ?? {}) as { responseCode?: unknown; code?: unknown };
+  if (typeof responseCode === 'number' && responseCode >= 500)
+    return { outcome: 'permanent', errorClass: `smtp_${responseCode}` };
+  if (typeof responseCode === 'number' && responseCode >= 400)
+    return { outcome: 'retry', errorClass: `smtp_${responseCode}`, retryAfterMs: null };
+  switch (code) {
+    case 'ETIMEDOUT':
+      return { outcome: 'retry', errorClass: 'timeout', retryAfterMs: null };
+    case 'ECONNECTION':
+    case 'ESOCKET':
+      return { outcome: 'retry', errorClass: 'connection', retryAfterMs: null };
+    case 'EDNS':
+      return { outcome: 'retry', errorClass: 'dns', retryAfterMs: null };
+    default:
+      return {
+        outcome: 'retry',
+        errorClass:
+          typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `smtp_${code.toLowerCase()}` : 'smtp_error',
+        retryAfterMs: null,
+      };
+  }
+}

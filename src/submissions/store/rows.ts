@@ -1,0 +1,105 @@
+import type {
+  AnswerProvider,
+  DeliveringProvider,
+  DeliveryState,
+  SubmissionFields,
+  SubmissionKind,
+  SubmissionRecord,
+} from '../types.js';
+import type { DeliveryUpdate } from './types.js';
+
+/** Table names carry a prefix so the tables can live in a database shared with other software. */
+export const SUBMISSIONS_TABLE = 'frontdoor_submissions';
+export const OUTBOX_TABLE = 'frontdoor_outbox';
+
+/** A joined submission + outbox row as both databases return it (PostgreSQL gives BIGINT as text). */
+export interface SubmissionRow {
+  id: string;
+  kind: string;
+  received_at_ms: number | string;
+  provider: string;
+  fields: string;
+  request_id: string;
+  client_ip: string;
+  user_agent: string | null;
+  idempotency_key: string | null;
+  fingerprint: string;
+  request_hash: string;
+  outbox_provider: string | null;
+  state: string | null;
+  attempts: number | string | null;
+  next_attempt_at_ms: number | string | null;
+  last_error: string | null;
+  delivered_at_ms: number | string | null;
+}
+
+export const SELECT_JOINED = `SELECT s.id, s.kind, s.received_at_ms, s.provider, s.fields, s.request_id, s.client_ip,
+  s.user_agent, s.idempotency_key, s.fingerprint, s.request_hash, o.provider AS outbox_provider, o.state,
+  o.attempts, o.next_attempt_at_ms, o.last_error, o.delivered_at_ms
+FROM ${SUBMISSIONS_TABLE} s LEFT JOIN ${OUTBOX_TABLE} o ON o.submission_id = s.id`;
+
+const numberOrNull = (value: number | string | null): number | null =>
+  value === null ? null : Number(value);
+
+export function toRecord(row: SubmissionRow): SubmissionRecord {
+  return {
+    id: row.id,
+    kind: row.kind as SubmissionKind,
+    receivedAtMs: Number(row.received_at_ms),
+    provider: row.provider as AnswerProvider,
+    fields: JSON.parse(row.fields) as SubmissionFields,
+    requestId: row.request_id,
+    clientIp: row.client_ip,
+    userAgent: row.user_agent,
+    idempotencyKey: row.idempotency_key,
+    fingerprint: row.fingerprint,
+    requestHash: row.request_hash,
+    delivery:
+      row.state === null
+        ? null
+        : {
+            provider: row.outbox_provider as DeliveringProvider,
+            state: row.state as DeliveryState,
+            attempts: Number(row.attempts),
+            nextAttemptAtMs: row.state === 'pending' ? numberOrNull(row.next_attempt_at_ms) : null,
+            lastError: row.last_error,
+            deliveredAtMs: numberOrNull(row.delivered_at_ms),
+          },
+  };
+}
+
+/** Column values for an update that ends an attempt, in one shape for both databases. */
+export function updateColumns(update: DeliveryUpdate): {
+  state: DeliveryState;
+  nextAttemptAtMs: number | null;
+  lastError: string | null;
+  deliveredAtMs: number | null;
+  atMs: number;
+} {
+  switch (update.outcome) {
+    case 'delivered':
+      return {
+        state: 'delivered',
+        nextAttemptAtMs: null,
+        lastError: null,
+        deliveredAtMs: update.atMs,
+        atMs: update.atMs,
+      };
+    case 'retry':
+      return {
+        state: 'pending',
+        nextAttemptAtMs: update.nextAttemptAtMs,
+        lastError: update.errorClass,
+        deliveredAtMs: null,
+        atMs: update.atMs,
+      };
+    case 'dead':
+      return {
+        state: 'dead',
+        nextAttemptAtMs: null,
+        lastError: update.errorClass,
+        deliveredAtMs: null,
+        atMs: update.atMs,
+      };
+  }
+}

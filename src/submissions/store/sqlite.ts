@@ -1,0 +1,212 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SubmissionRecord } from '../types.js';
+import {
+  OUTBOX_TABLE,
+  SELECT_JOINED,
+  SUBMISSIONS_TABLE,
+  toRecord,
+  updateColumns,
+  type SubmissionRow,
+} from './rows.js';
+import type {
+  ClaimedDelivery,
+  DeliveryUpdate,
+  InsertOutcome,
+  ListFilter,
+  NewSubmission,
+  RequeueResult,
+  SubmissionStore,
+} from './types.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ${SUBMISSIONS_TABLE} (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('lead', 'suggestion')),
+  received_at_ms INTEGER NOT NULL,
+  provider TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  client_ip TEXT NOT NULL,
+  user_agent TEXT,
+  idempotency_key TEXT,
+  fingerprint TEXT NOT NULL,
+  request_hash TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_idempotency
+  ON ${SUBMISSIONS_TABLE} (kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_fingerprint ON ${SUBMISSIONS_TABLE} (fingerprint, received_at_ms);
+CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_received ON ${SUBMISSIONS_TABLE} (received_at_ms);
+CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
+  submission_id TEXT PRIMARY KEY REFERENCES ${SUBMISSIONS_TABLE} (id),
+  provider TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
+  attempts INTEGER NOT NULL,
+  next_attempt_at_ms INTEGER,
+  lease_token TEXT,
+  lease_until_ms INTEGER,
+  last_error TEXT,
+  delivered_at_ms INTEGER,
+  updated_at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_attempt_at_ms);
+`;
+
+/**
+ * SQLite store for a single instance. WAL lets the CLI read while the server writes;
+ * synchronous=FULL makes a commit survive a power loss, not only a killed process. Writes run in
+ * BEGIN IMMEDIATE transactions, so a second process on the same file (the CLI's retry) waits for
+ * the lock instead of failing half-way.
+ */
+export function openSqliteStore(file: string): SubmissionStore {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+
+  const byId = db.prepare<[string], SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);
+  const byKey = db.prepare<[string, string], SubmissionRow>(
+    `${SELECT_JOINED} WHERE s.kind = ? AND s.idempotency_key = ?`,
+  );
+  const byFingerprint = db.prepare<[string, number], SubmissionRow>(
+    `${SELECT_JOINED} WHERE s.fingerprint = ? AND s.received_at_ms >= ? ORDER BY s.received_at_ms LIMIT 1`,
+  );
+  const insertSubmission = db.prepare(
+    `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
+       user_agent, idempotency_key, fingerprint, request_hash)
+     VALUES (@id, @kind, @receivedAtMs, @provider, @fields, @requestId, @clientIp, @userAgent, @idempotencyKey,
+       @fingerprint, @requestHash)`,
+  );
+  const insertOutbox = db.prepare(
+    `INSERT INTO ${OUTBOX_TABLE} (submission_id, provider, state, attempts, next_attempt_at_ms, lease_token,
+       lease_until_ms, updated_at_ms)
+     VALUES (?, ?, 'pending', 1, ?, ?, ?, ?)`,
+  );
+  const dueRows = db.prepare<
+    [number, number, number],
+    { submission_id: string; provider: string; attempts: number }
+  >(
+    `SELECT submission_id, provider, attempts FROM ${OUTBOX_TABLE}
+     WHERE state = 'pending' AND next_attempt_at_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)
+     ORDER BY next_attempt_at_ms, submission_id LIMIT ?`,
+  );
+  const lease = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET lease_token = ?, lease_until_ms = ?, attempts = attempts + 1, updated_at_ms = ?
+     WHERE submission_id = ?`,
+  );
+  const completeRow = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = @state, next_attempt_at_ms = @nextAttemptAtMs, last_error = @lastError,
+       delivered_at_ms = @deliveredAtMs, lease_token = NULL, lease_until_ms = NULL, updated_at_ms = @atMs
+     WHERE submission_id = @id AND lease_token = @leaseToken AND state = 'pending'`,
+  );
+  const requeueRow = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = ?, lease_token = NULL,
+       lease_until_ms = NULL, updated_at_ms = ?
+     WHERE submission_id = ? AND state IN ('pending', 'dead')`,
+  );
+  const deadIds = db.prepare<[], { submission_id: string }>(
+    `SELECT submission_id FROM ${OUTBOX_TABLE} WHERE state = 'dead' ORDER BY submission_id`,
+  );
+
+  const insert = db.transaction((submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
+    if (submission.idempotencyKey !== null) {
+      const previous = byKey.get(submission.kind, submission.idempotencyKey);
+      if (previous) {
+        return previous.request_hash === submission.requestHash
+          ? { status: 'replay', record: toRecord(previous) }
+          : { status: 'key-conflict' };
+      }
+    }
+    const duplicate = byFingerprint.get(submission.fingerprint, duplicateSinceMs);
+    if (duplicate) return { status: 'duplicate', record: toRecord(duplicate) };
+    insertSubmission.run({
+      ...submission,
+      fields: JSON.stringify(submission.fields),
+      outbox: undefined,
+    });
+    if (submission.outbox) {
+      const { provider, leaseToken, leaseUntilMs } = submission.outbox;
+      insertOutbox.run(
+        submission.id,
+        provider,
+        submission.receivedAtMs,
+        leaseToken,
+        leaseUntilMs,
+        submission.receivedAtMs,
+      );
+    }
+    return { status: 'created', record: toRecord(byId.get(submission.id)!) };
+  });
+
+  const claim = db.transaction(
+    (nowMs: number, limit: number, leaseUntilMs: number, leaseToken: string): ClaimedDelivery[] => {
+      const rows = dueRows.all(nowMs, nowMs, limit);
+      return rows.map((row) => {
+        lease.run(leaseToken, leaseUntilMs, nowMs, row.submission_id);
+        return {
+          submission: toRecord(byId.get(row.submission_id)!),
+          provider: row.provider as ClaimedDelivery['provider'],
+          attempt: row.attempts + 1,
+          leaseToken,
+        };
+      });
+    },
+  );
+
+  const requeue = db.transaction((ids: string[], nowMs: number): RequeueResult[] =>
+    ids.map((id): RequeueResult => {
+      const row = byId.get(id);
+      if (!row) return { id, requeued: false, reason: 'unknown' };
+      if (row.state === null) return { id, requeued: false, reason: 'no-delivery' };
+      if (row.state === 'delivered') return { id, requeued: false, reason: 'delivered' };
+      requeueRow.run(nowMs, nowMs, id);
+      return { id, requeued: true };
+    }),
+  );
+
+  const record = (row: SubmissionRow | undefined): SubmissionRecord | null => (row ? toRecord(row) : null);
+
+  return {
+    kind: 'sqlite',
+    insert: async (submission, duplicateSinceMs) => insert.immediate(submission, duplicateSinceMs),
+    claimDue: async ({ nowMs, limit, leaseUntilMs, leaseToken }) =>
+      claim.immediate(nowMs, limit, leaseUntilMs, leaseToken),
+    complete: async (id: string, leaseToken: string, update: DeliveryUpdate) =>
+      completeRow.run({ id, leaseToken, ...updateColumns(update) }).changes === 1,
+    get: async (id) => record(byId.get(id)),
+    list: async (filter: ListFilter) => {
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      if (filter.kind) {
+        where.push('s.kind = ?');
+        params.push(filter.kind);
+      }
+      if (filter.state === 'none') where.push('o.submission_id IS NULL');
+      else if (filter.state) {
+        where.push('o.state = ?');
+        params.push(filter.state);
+      }
+      const sql = `${SELECT_JOINED}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY s.received_at_ms DESC, s.id DESC LIMIT ?`;
+      return db
+        .prepare<(string | number)[], SubmissionRow>(sql)
+        .all(...params, filter.limit)
+        .map(toRecord);
+    },
+    requeue: async (ids, nowMs) => requeue.immediate(ids, nowMs),
+    requeueAllDead: async (nowMs) => {
+      const ids = deadIds.all().map((row) => row.submission_id);
+      return requeue
+        .immediate(ids, nowMs)
+        .filter((result) => result.requeued)
+        .map((result) => result.id);
+    },
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}

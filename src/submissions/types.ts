@@ -1,0 +1,48 @@
+import type { LeadProvider, SuggestionProvider } from '../contract/index.js';
+
+export type SubmissionKind = 'lead' | 'suggestion';
+export const SUBMISSION_KINDS: readonly SubmissionKind[] = ['lead', 'suggestion'];
+
+/** The provider named in the answer: a delivering provider, or the no-delivery fallback. */
+export type AnswerProvider = LeadProvider | SuggestionProvider;
+
+/** Providers that deliver from the outbox; `mailto` and `server-log` never get an outbox row. */
+export type DeliveringProvider = 'log' | 'email-service' | 'crm';
+export const DELIVERING_PROVIDERS: readonly DeliveringProvider[] = ['log', 'email-service', 'crm'];
+
+/** `none` = stored without an outbox row (the LEAD_DELIVERY/SUGGESTION_DELIVERY=none fallbacks). */
+export type DeliveryState = 'pending' | 'delivered' | 'dead';
+export type ListedState = DeliveryState | 'none';
+
+/** The validated request fields as stored (suggestions always carry their resolved sourcePage). */
+export type SubmissionFields = Record<string, string>;
+
+export interface DeliveryStatus {
+  provider: DeliveringProvider;
+  state: DeliveryState;
+  /** Attempts started so far (the in-request attempt counts). */
+  attempts: number;
+  /** When the next attempt is due (ms since the epoch); null once delivered or dead. */
+  nextAttemptAtMs: number | null;
+  /** Error class of the last failed attempt, e.g. `http_503`, `smtp_451`, `timeout`. Never personal data. */
+  lastError: string | null;
+  deliveredAtMs: number | null;
+}
+
+export interface SubmissionRecord {
+  id: string;
+  kind: SubmissionKind;
+  receivedAtMs: number;
+  provider: AnswerProvider;
+  fields: SubmissionFields;
+  requestId: string;
+  clientIp: string;
+  userAgent: string | null;
+  idempotencyKey: string | null;
+  /** Short-window duplicate key: endpoint + normalised e-mail + body hash. */
+  fingerprint: string;
+  /** Hash of the validated body, compared when an Idempotency-Key is reused. */
+  requestHash: string;
+  /** null when the submission has no outbox row (no delivery configured). */
+  delivery: DeliveryStatus | null;
+}

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildOpenApiDocument } from '../../src/contract/index.js';
+import { loadConfig, type Config, type ConfigSource } from '../../src/config/index.js';
+import { loadSite, type Site } from '../../src/content/index.js';
+import { buildApp, type AppContext } from '../../src/http/app.js';
+import { createAskService } from '../../src/nlweb/index.js';
+import {
+  createSubmissionService,
+  type SubmissionService,
+  type SubmissionServiceOptions,
+} from '../../src/submissions/index.js';
+import { PublishedContract } from '../helpers/openapi.js';
+
+export interface LogRecord {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface TestServerOptions {
+  /** Environment variables over the test defaults (DATA_DIR is a fresh temp folder unless given). */
+  env?: ConfigSource;
+  /** Options for the submission service (a clock, a store). */
+  submissions?: SubmissionServiceOptions;
+  /** Leave the delivery worker stopped (the test drives `deliverDue()` itself). */
+  startWorker?: boolean;
+}
+
+export interface TestServer {
+  /** http://127.0.0.1:<port>; also the configured PUBLIC_BASE_URL unless the env gave one. */
+  url: string;
+  app: FastifyInstance;
+  context: AppContext;
+  config: Config;
+  submissions: SubmissionService;
+  dataDir: string;
+  /** Every log line the server wrote, parsed. */
+  logs: LogRecord[];
+  /** The OpenAPI document the server publishes at /openapi.json. */
+  contract(): Promise<PublishedContract>;
+  close(): Promise<void>;
+}
+
+let sitePromise: Promise<Site> | null = null;
+const bundledSite = (contentDir: string) => (sitePromise ??= loadSite(contentDir).then(({ site }) => site));
+
+/**
+ * Starts the real application (real content, ask service, SQLite store, providers) on port 0 with
+ * a captured log. PUBLIC_BASE_URL becomes the bound address unless the test sets one, so same-site
+ * Origin headers can be tested.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const ownDataDir = options.env?.DATA_DIR === undefined;
+  const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'frontdoor-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    DELIVERY_INLINE_BUDGET_MS: '1000',
+    DELIVERY_ATTEMPT_TIMEOUT_MS: '2000',
+    DELIVERY_RETRY_BASE_MS: '50',
+    DELIVERY_RETRY_MAX_MS: '400',
+    DELIVERY_POLL_INTERVAL_MS: '50',
+    ...options.env,
+  });
+  const logs: LogRecord[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') logs.push(JSON.parse(line) as LogRecord);
+      callback();
+    },
+  });
+  const logger = pino({ level: config.logLevel }, sink);
+  const site = await bundledSite(config.contentDir);
+  const submissions = await createSubmissionService(config, logger, options.submissions);
+  const context: AppContext = {
+    config,
+    logger,
+    site,
+    ask: createAskService(site, config.publicBaseUrl),
+    submissions,
+  };
+  const app = await buildApp(context);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  // The port is known only now; the routes read the configuration per request.
+  if (options.env?.PUBLIC_BASE_URL === undefined) config.publicBaseUrl = url;
+  if (options.startWorker !== false) submissions.start();
+
+  let contract: Promise<PublishedContract> | null = null;
+  return {
+    url,
+    app,
+    context,
+    config,
+    submissions,
+    dataDir,
+    logs,
+    contract: () =>
+      (contract ??= fetch(`${url}/openapi.json`).then(async (response) => {
+        // Until the discovery routes serve /openapi.json, the document they will serve is built here.
+        const document =
+          response.status === 404
+            ? buildOpenApiDocument({
+                publicBaseUrl: config.publicBaseUrl,
+                bodyLimitBytes: config.bodyLimitBytes,
+                siteName: site.info.name,
+              })
+            : await response.json();
+        if (response.status !== 200 && response.status !== 404)
+          throw new Error(`/openapi.json answered ${response.status}`);
+        return new PublishedContract(document as ConstructorParameters<typeof PublishedContract>[0]);
+      })),
+    close: async () => {
+      await app.close();
+      await submissions.close();
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
