@@ -1,5 +1,8 @@
-// INTERFACE ONLY — the content engineer replaces this file with the real room.
+/** The content room: a folder of Markdown files → the Site every other room reads. */
 export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './types.js';
-import type { ContentProblem, Site } from './types.js';
-
-export declare function loadSite(contentDir: string): Promise<{ site: Site; problems: ContentProblem[] }>;
+export { loadSite, type LoadedSite } from './loader.js';
+export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
+export { markdownOf } from './markdown-twin.js';
+export { encodePagePath, urlForSourcePath } from './urls.js';
+export { slugify } from './slug.js';
+export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';

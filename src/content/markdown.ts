@@ -1,0 +1,271 @@
+/**
+ * Markdown → HTML, headings, plain-text sections and a lead paragraph, from one markdown-it parse.
+ * Pure and synchronous: the same input always gives the same output.
+ */
+
+import MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
+import { posix } from 'node:path';
+import { AnchorAllocator } from './slug.js';
+import type { Heading } from './types.js';
+import { encodePagePath, urlForSourcePath } from './urls.js';
+
+// Raw HTML is escaped (html: false); bare URLs become links; quotes and dashes stay as written.
+const markdownIt = new MarkdownIt({ html: false, linkify: true, typographer: false });
+
+export interface RenderOptions {
+  /**
+   * The file's path relative to the content folder (`/` separators). Relative links to `.md`
+   * files are resolved against it and rewritten to page URLs; without it they stay as written.
+   */
+  sourcePath?: string;
+  /** Take the first level-1 heading as the title and leave it out of the HTML and sections. */
+  titleFromHeading?: boolean;
+}
+
+/** The text between two splitting headings (levels 2–3 at the top level of the document). */
+export interface RenderedSection {
+  /** null for the lead text before the first splitting heading. */
+  anchor: string | null;
+  /** 2 or 3 for a heading section; null for the lead. */
+  level: number | null;
+  heading: string | null;
+  /** Plain text, one line per block (paragraph, list item, code block, table row, minor heading). */
+  text: string;
+}
+
+/** A relative link to a `.md` file that was rewritten to a page URL. */
+export interface MarkdownLink {
+  /** The target file relative to the content folder. */
+  targetSourcePath: string;
+  /** 0-based line of the block holding the link, within the rendered Markdown string. */
+  line: number | null;
+}
+
+export interface RenderedMarkdown {
+  html: string;
+  /** Every heading left in the body, in order, with its unique anchor (level-1 headings become 2). */
+  headings: Heading[];
+  sections: RenderedSection[];
+  /** With `titleFromHeading`: the plain text of the heading taken as the title, else null. */
+  headingTitle: string | null;
+  /** 0-based [start, end) lines of that heading in the input, so the caller can cut it from the body. */
+  headingTitleLines: [number, number] | null;
+  /** Plain text of the first paragraph (at the top level or in a blockquote), for a description. */
+  leadParagraph: string;
+  links: MarkdownLink[];
+}
+
+/** Renders one Markdown string (no front matter) with the site's rules. */
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedMarkdown {
+  const tokens = markdownIt.parse(markdown, {});
+
+  let headingTitle: string | null = null;
+  let headingTitleLines: [number, number] | null = null;
+  if (options.titleFromHeading) {
+    const index = tokens.findIndex(
+      (token, i) =>
+        token.type === 'heading_open' &&
+        token.tag === 'h1' &&
+        token.level === 0 &&
+        collapseWhitespace(inlineText(tokens[i + 1])) !== '',
+    );
+    if (index >= 0) {
+      const open = tokens[index]!;
+      headingTitle = collapseWhitespace(inlineText(tokens[index + 1]));
+      headingTitleLines = open.map ? [open.map[0], open.map[1]] : null;
+      tokens.splice(index, 3);
+    }
+  }
+
+  const anchors = new AnchorAllocator();
+  const headings: Heading[] = [];
+  const sections: RenderedSection[] = [];
+  const links: MarkdownLink[] = [];
+  let current: { anchor: string | null; level: number | null; heading: string | null; lines: string[] } = {
+    anchor: null,
+    level: null,
+    heading: null,
+    lines: [],
+  };
+  let leadParagraph: string | null = null;
+  // Containers the walk is inside, to tell a top-level paragraph from one in a list or table.
+  const containers: string[] = [];
+  let tableRow: string[] | null = null;
+  let blockLine: number | null = null;
+
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i]!;
+    if (token.map) blockLine = token.map[0];
+    switch (token.type) {
+      case 'heading_open': {
+        // The page title is the only h1 on a page: a body h1 is a section heading.
+        if (token.tag === 'h1') {
+          token.tag = 'h2';
+          const close = tokens[i + 2];
+          if (close?.type === 'heading_close') close.tag = 'h2';
+        }
+        const level = Number(token.tag.slice(1));
+        const text = collapseWhitespace(inlineText(tokens[i + 1]));
+        const anchor = anchors.allocate(text);
+        token.attrSet('id', anchor);
+        headings.push({ level, text, anchor });
+        if (token.level === 0 && level <= 3) {
+          sections.push(finishSection(current));
+          current = { anchor, level, heading: text, lines: [] };
+          rewriteLinks(tokens[i + 1], options, blockLine, links);
+          // The heading's text names the section and is not part of its text; skipping the
+          // closing token too keeps the container stack balanced.
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      case 'inline': {
+        rewriteLinks(token, options, blockLine, links);
+        const text = collapseWhitespace(inlineText(token));
+        if (tableRow) tableRow.push(text);
+        else if (text !== '') current.lines.push(text);
+        const parent = containers.at(-1);
+        if (
+          leadParagraph === null &&
+          parent === 'paragraph' &&
+          containers.slice(0, -1).every((kind) => kind === 'blockquote') &&
+          text !== ''
+        )
+          leadParagraph = text;
+        break;
+      }
+      case 'fence':
+      case 'code_block': {
+        const code = token.content.replace(/\s+$/, '');
+        if (code !== '') current.lines.push(code);
+        break;
+      }
+      case 'tr_open':
+        tableRow = [];
+        break;
+      case 'tr_close':
+        if (tableRow && tableRow.some((cell) => cell !== '')) current.lines.push(tableRow.join(' · '));
+        tableRow = null;
+        break;
+      case 'th_open':
+      case 'td_open':
+        alignmentToClass(token);
+        break;
+      default:
+        break;
+    }
+    if (token.nesting === 1) containers.push(token.type.replace(/_open$/, ''));
+    else if (token.nesting === -1) containers.pop();
+  }
+  sections.push(finishSection(current));
+
+  return {
+    html: markdownIt.renderer.render(tokens, markdownIt.options, {}),
+    headings,
+    sections,
+    headingTitle,
+    headingTitleLines,
+    leadParagraph: leadParagraph ?? '',
+    links,
+  };
+}
+
+function finishSection(section: {
+  anchor: string | null;
+  level: number | null;
+  heading: string | null;
+  lines: string[];
+}): RenderedSection {
+  return {
+    anchor: section.anchor,
+    level: section.level,
+    heading: section.heading,
+    text: section.lines.join('\n'),
+  };
+}
+
+/** Plain text of an inline token: no Markdown syntax, link texts kept, image alt texts kept. */
+function inlineText(token: Token | undefined): string {
+  if (!token?.children) return token?.content ?? '';
+  let text = '';
+  for (const child of token.children) {
+    switch (child.type) {
+      case 'text':
+      case 'text_special':
+      case 'code_inline':
+      case 'image':
+        // An image token's content is its alt text.
+        text += child.content;
+        break;
+      case 'softbreak':
+      case 'hardbreak':
+        text += ' ';
+        break;
+      default:
+        break;
+    }
+  }
+  return text;
+}
+
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** External links get rel="noopener"; relative links to `.md` sources point at the page URL. */
+function rewriteLinks(
+  inline: Token | undefined,
+  options: RenderOptions,
+  line: number | null,
+  links: MarkdownLink[],
+): void {
+  for (const child of inline?.children ?? []) {
+    if (child.type !== 'link_open') continue;
+    const href = String(child.attrGet('href') ?? '');
+    if (/^https?:/i.test(href) || href.startsWith('//')) {
+      child.attrSet('rel', 'noopener');
+      continue;
+    }
+    if (options.sourcePath === undefined || SCHEME.test(href) || /^[/#?]/.test(href)) continue;
+    const rewritten = resolveSourceLink(href, options.sourcePath);
+    if (!rewritten) continue;
+    child.attrSet('href', rewritten.href);
+    links.push({ targetSourcePath: rewritten.targetSourcePath, line });
+  }
+}
+
+/**
+ * `other.md#part` written in `guides/intro.md` → `/guides/other#part`. Links that leave the
+ * content folder or do not name a `.md` file are not rewritten (null).
+ */
+export function resolveSourceLink(
+  href: string,
+  fromSourcePath: string,
+): { href: string; targetSourcePath: string } | null {
+  const match = /^([^?#]*)([?#].*)?$/.exec(href);
+  const rawPath = match?.[1] ?? '';
+  const rest = match?.[2] ?? '';
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return null;
+  }
+  if (!path.endsWith('.md')) return null;
+  const target = posix.normalize(posix.join(posix.dirname(fromSourcePath), path));
+  if (target === '..' || target.startsWith('../') || target.startsWith('/')) return null;
+  return { href: encodePagePath(urlForSourcePath(target)) + rest, targetSourcePath: target };
+}
+
+/** markdown-it aligns table cells with a style attribute, which the site's CSP forbids. */
+function alignmentToClass(token: Token): void {
+  const style = token.attrGet('style');
+  if (style === null) return;
+  const alignment = /text-align:\s*(left|center|right)/.exec(String(style))?.[1];
+  token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+  if (alignment) token.attrJoin('class', `align-${alignment}`);
+}

@@ -1,0 +1,146 @@
+/**
+ * `_site.yaml`: the company details every template and discovery document uses. Missing or wrong
+ * keys fall back to defaults derived from the content (the home page) and are reported.
+ */
+
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import type { LineProblem } from './front-matter.js';
+import { collapseWhitespace } from './markdown.js';
+import type { SiteInfo } from './types.js';
+
+export const SITE_INFO_FILE = '_site.yaml';
+
+/** What the defaults are derived from when `_site.yaml` does not say. */
+export interface SiteInfoFallback {
+  /** The home page's title, or the content folder's name when there is no home page. */
+  name: string;
+  /** The home page's description, or ''. */
+  description: string;
+}
+
+const TEXT_KEYS = ['name', 'legalName', 'tagline', 'description', 'contactEmail', 'salesEmail', 'address'] as const;
+const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs']);
+const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
+
+/** The details used for whatever `_site.yaml` does not give. */
+export function defaultSiteInfo(fallback: SiteInfoFallback): SiteInfo {
+  return {
+    name: fallback.name,
+    legalName: fallback.name,
+    tagline: '',
+    description: fallback.description,
+    contactEmail: '',
+    salesEmail: '',
+    address: '',
+    foundingYear: null,
+    sameAs: [],
+  };
+}
+
+/**
+ * Parses `_site.yaml` (text null = the file does not exist). A YAML error makes the whole file
+ * unusable (an error; defaults are used); a missing or wrong key is a warning.
+ */
+export function readSiteInfo(
+  text: string | null,
+  fallback: SiteInfoFallback,
+): { info: SiteInfo; problems: LineProblem[] } {
+  const problems: LineProblem[] = [];
+  const defaults = defaultSiteInfo(fallback);
+  if (text === null) {
+    problems.push({
+      line: null,
+      message: `there is no ${SITE_INFO_FILE}: the site is named "${fallback.name}" and has no contact details; create the file with name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear and sameAs`,
+      severity: 'warning',
+    });
+    return { info: defaults, problems };
+  }
+
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const lineOf = (position: number) => lineCounter.linePos(position).line;
+  for (const error of document.errors)
+    problems.push({
+      line: lineOf(error.pos[0]),
+      message: `not valid YAML, so defaults are used: ${error.message.split('\n')[0]}`,
+      severity: 'error',
+    });
+  if (document.errors.length > 0) return { info: defaults, problems };
+
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    problems.push({
+      line: 1,
+      message: `cannot be read, so defaults are used: ${error instanceof Error ? error.message : String(error)}`,
+      severity: 'error',
+    });
+    return { info: defaults, problems };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof Date) {
+    problems.push({
+      line: 1,
+      message: 'must be a mapping of keys to values ("name: Example Ltd"), so defaults are used',
+      severity: 'error',
+    });
+    return { info: defaults, problems };
+  }
+  const values = data as Record<string, unknown>;
+  const keyLines = new Map<string, number>();
+  if (isMap(document.contents))
+    for (const pair of document.contents.items)
+      if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
+  const warn = (key: string, message: string) =>
+    problems.push({ line: keyLines.get(key) ?? null, message, severity: 'warning' });
+
+  const info: SiteInfo = { ...defaults };
+  for (const key of TEXT_KEYS) {
+    const value = values[key];
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+      const fallbackNote = info[key] === '' ? 'it is left empty' : `"${info[key]}" is used`;
+      warn(key, `\`${key}\` is missing: ${fallbackNote}`);
+    } else if (typeof value !== 'string') {
+      warn(key, `\`${key}\` must be text; it is ignored`);
+    } else {
+      info[key] = collapseWhitespace(value);
+    }
+  }
+  // A legal name defaults to the configured name, not to the fallback.
+  if (typeof values.legalName !== 'string' || values.legalName.trim() === '') info.legalName = info.name;
+  for (const key of ['contactEmail', 'salesEmail'] as const)
+    if (info[key] !== '' && !PLAIN_ADDRESS.test(info[key])) {
+      warn(key, `\`${key}\` "${info[key]}" is not an e-mail address; it is ignored`);
+      info[key] = '';
+    }
+
+  const year = values.foundingYear;
+  if (year !== undefined && year !== null) {
+    if (typeof year === 'number' && Number.isInteger(year) && year >= 1000 && year <= 9999) info.foundingYear = year;
+    else warn('foundingYear', '`foundingYear` must be a four-digit year such as 2019; it is ignored');
+  }
+
+  const sameAs = values.sameAs;
+  if (Array.isArray(sameAs)) {
+    for (const entry of sameAs) {
+      if (typeof entry === 'string' && isAbsoluteWebUrl(entry)) info.sameAs.push(entry);
+      else warn('sameAs', `\`sameAs\` entry ${JSON.stringify(entry)} is not a web address (https://…); it is ignored`);
+    }
+  } else if (sameAs !== undefined && sameAs !== null) {
+    warn('sameAs', '`sameAs` must be a list of profile URLs (https://…); it is ignored');
+  }
+
+  for (const key of Object.keys(values).sort())
+    if (!KNOWN_KEYS.has(key))
+      warn(key, `unknown key \`${key}\` is ignored (known keys: ${[...KNOWN_KEYS].join(', ')})`);
+  return { info, problems };
+}
+
+function isAbsoluteWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

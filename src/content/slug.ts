@@ -1,0 +1,56 @@
+/**
+ * Heading anchors. The slug follows GitHub's rule (lowercase, punctuation dropped, each space a
+ * hyphen) because authors write links such as `Other_Page.md#some-section` against it, and adds
+ * Unicode folding so "Données résidence" and "Donnees residence" give the same anchor.
+ */
+
+/** Letters that NFKD does not decompose into an ASCII base letter plus marks. */
+const SPELLED_OUT: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+const COMBINING_MARKS = /\p{M}+/gu;
+const SPELLED_OUT_PATTERN = new RegExp(`[${Object.keys(SPELLED_OUT).join('')}]`, 'gu');
+const NOT_SLUG_CHARACTER = /[^\p{L}\p{N}\s_-]+/gu;
+const WHITESPACE = /\s/gu;
+
+/** Lowercase, diacritics removed, a few letters spelled out: the folding anchors use. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(SPELLED_OUT_PATTERN, (letter) => SPELLED_OUT[letter] ?? letter)
+    .normalize('NFC');
+}
+
+/** The anchor a heading text gets before de-duplication; never empty. */
+export function slugify(text: string): string {
+  const slug = foldText(text.trim()).replace(NOT_SLUG_CHARACTER, '').replace(WHITESPACE, '-');
+  // A heading of only punctuation or symbols still needs an id.
+  return slug.replace(/^-+|-+$/g, '') === '' ? 'section' : slug;
+}
+
+/**
+ * Hands out anchors unique within one page: the first "Usage" is `usage`, the next `usage-2`,
+ * then `usage-3`; an anchor already taken by an earlier heading is never reused.
+ */
+export class AnchorAllocator {
+  private readonly taken = new Set<string>();
+
+  allocate(text: string): string {
+    const base = slugify(text);
+    let anchor = base;
+    for (let suffix = 2; this.taken.has(anchor); suffix += 1) anchor = `${base}-${suffix}`;
+    this.taken.add(anchor);
+    return anchor;
+  }
+}
