@@ -5,16 +5,35 @@ import { MAX_QUERY_LENGTH, StringEnum } from './schemas.js';
 
 export const NLWEB_VERSION = '0.55';
 
+/** Results per answer when the caller does not say (`max_results` / `prefer.max_results`). */
+export const DEFAULT_MAX_RESULTS = 10;
+/** Most results one answer carries; a larger `max_results` is treated as this. */
+export const MAX_RESULTS_LIMIT = 50;
+/** Longest `conversation_id` echoed back. */
+export const MAX_CONVERSATION_ID_LENGTH = 200;
+
+/** At least one character that is not white space. */
+const NOT_BLANK = '\\S';
+
 export const NlWebMetaSchema = Type.Object(
   {
     response_type: StringEnum(['Answer', 'Elicitation'] as const, {
       description:
-        '`Answer` for a search result (also when nothing matched); `Elicitation` when the caller must supply ' +
-        'something first (an empty query, or one with nothing searchable in it).',
+        '`Answer` for a search result (also when nothing matched). `Elicitation` when the caller must supply ' +
+        'something first: with status 200 for a query that has nothing searchable in it (only stop words or ' +
+        'punctuation), with status 400/413 for a request that must be corrected (missing, blank or too long ' +
+        'query, invalid body).',
     }),
     version: Type.Literal(NLWEB_VERSION),
-    conversation_id: Type.Optional(Type.String({ description: 'Echoed from the request when given.' })),
-    request_id: Type.Optional(Type.String({ description: 'Unique id of this answer, for support.' })),
+    conversation_id: Type.Optional(
+      Type.String({
+        description:
+          'Echoed from the request (GET `conversation_id`, POST `meta.conversation_id`) when given.',
+      }),
+    ),
+    request_id: Type.Optional(
+      Type.String({ description: 'Unique id of this answer (a UUID), also written to the server log.' }),
+    ),
   },
   { additionalProperties: true, title: 'NlWebMeta' },
 );
@@ -29,10 +48,13 @@ export const NlWebResourceItemSchema = Type.Object(
     type: Type.Literal('resource'),
     resource: Type.Object(
       {
-        data: Type.Union([
-          Type.Object({}, { additionalProperties: true }),
-          Type.Array(Type.Object({}, { additionalProperties: true })),
-        ]),
+        data: Type.Union(
+          [
+            Type.Object({}, { additionalProperties: true }),
+            Type.Array(Type.Object({}, { additionalProperties: true })),
+          ],
+          { description: 'This server always sends one object per resource, shaped as `AskResult`.' },
+        ),
         uri: Type.Optional(Type.String({ format: 'uri' })),
         mimeType: Type.Optional(Type.String()),
       },
@@ -47,43 +69,124 @@ export const NlWebContentItemSchema = Type.Union([NlWebTextItemSchema, NlWebReso
 export const NlWebResponseSchema = Type.Object(
   {
     _meta: NlWebMetaSchema,
-    content: Type.Array(NlWebContentItemSchema, { minItems: 1 }),
+    content: Type.Array(NlWebContentItemSchema, {
+      minItems: 1,
+      description:
+        'Always starts with one `text` item that summarises the answer (or says what to fix), followed by ' +
+        'one `resource` item per result, best first.',
+    }),
   },
   { additionalProperties: false, title: 'NlWebResponse' },
 );
 export type NlWebResponse = Static<typeof NlWebResponseSchema>;
 export type NlWebContentItem = Static<typeof NlWebContentItemSchema>;
+export type NlWebMeta = Static<typeof NlWebMetaSchema>;
+
+/**
+ * What this server puts in `resource.data`: one schema.org-style object per result. Published so
+ * integrators know the keys; NLWeb clients read `name`, `url`, `site`, `description` and `score`.
+ */
+export const AskResultSchema = Type.Object(
+  {
+    '@type': StringEnum(['WebPage', 'TechArticle'] as const, {
+      description: '`TechArticle` for documentation pages (under /docs), `WebPage` for the others.',
+    }),
+    url: Type.String({
+      format: 'uri',
+      description: 'Absolute URL of the page; a section adds its `#anchor`.',
+    }),
+    name: Type.String({ description: 'Page title; a section adds " — " and its heading.' }),
+    description: Type.String({
+      description:
+        'Deterministic snippet of the matching passage (at most 240 characters, "…" where cut); the page ' +
+        'description when the passage has no text.',
+    }),
+    site: Type.String({ description: 'Host name of the site (from the public base URL).' }),
+    score: Type.Number({ description: 'Relevance (BM25F), rounded to 6 decimals; higher is better.' }),
+    datePublished: Type.Optional(Type.String({ description: 'YYYY-MM-DD, when the page gives one.' })),
+    dateModified: Type.String({ description: 'YYYY-MM-DD of the last change of the page.' }),
+    keywords: Type.Optional(Type.Array(Type.String(), { description: 'The page’s tags, when it has any.' })),
+    matchedTerms: Type.Array(Type.String(), {
+      description: 'The query’s index terms (lower-cased word stems) found in this passage.',
+    }),
+    matchedWords: Type.Array(Type.String(), {
+      description: 'The words of `description` that matched, as written there (for highlighting).',
+    }),
+    highlights: Type.Array(
+      Type.Object(
+        { start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Matched words in `description` as [start, end) offsets in UTF-16 code units (JavaScript string ' +
+          'indices), in order, not overlapping.',
+      },
+    ),
+  },
+  { additionalProperties: false, title: 'AskResult' },
+);
+export type AskResult = Static<typeof AskResultSchema>;
 
 export const AskPostBodySchema = Type.Object(
   {
     query: Type.Object(
       {
-        text: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'Natural-language question.' }),
+        text: Type.String({
+          maxLength: MAX_QUERY_LENGTH,
+          pattern: NOT_BLANK,
+          description: 'Natural-language question (at most 1000 characters, not blank).',
+        }),
         site: Type.Optional(
           Type.Union([Type.String(), Type.Array(Type.String())], {
             description:
               'Optional site scope (a string in NLWeb 0.55, an array in 0.5.x; both accepted). The public ' +
-              'endpoint always searches this service’s own site.',
+              'endpoint always searches this service’s own site, whatever is given here.',
           }),
         ),
       },
       { additionalProperties: true, description: 'Extra properties (schema.org-style filters) are allowed.' },
     ),
     context: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: 'Conversational context from the caller.' }),
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'Conversational context from the caller (e.g. `prev`); accepted and not used.',
+        },
+      ),
     ),
     prefer: Type.Optional(
       Type.Object(
         {
-          streaming: Type.Optional(Type.Boolean({ description: 'True returns Server-Sent Events.' })),
+          streaming: Type.Optional(
+            Type.Boolean({
+              description:
+                'True returns Server-Sent Events; false always returns JSON. When absent, an Accept header ' +
+                'that prefers text/event-stream selects streaming.',
+            }),
+          ),
           mode: Type.Optional(StringEnum(['list'] as const, { description: 'Grounded list retrieval.' })),
+          max_results: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: `Most results wanted (default ${DEFAULT_MAX_RESULTS}); values above ${MAX_RESULTS_LIMIT} are treated as ${MAX_RESULTS_LIMIT}.`,
+            }),
+          ),
         },
         { additionalProperties: true },
       ),
     ),
     meta: Type.Optional(
       Type.Object(
-        {},
+        {
+          conversation_id: Type.Optional(
+            Type.String({
+              maxLength: MAX_CONVERSATION_ID_LENGTH,
+              description: 'Echoed in `_meta.conversation_id` of the answer.',
+            }),
+          ),
+        },
         { additionalProperties: true, description: 'Request, conversation and protocol metadata.' },
       ),
     ),
@@ -95,4 +198,5 @@ export type AskPostBody = Static<typeof AskPostBodySchema>;
 export const NLWEB_COMPONENTS: Record<string, TSchema> = {
   NlWebResponse: NlWebResponseSchema,
   AskRequest: AskPostBodySchema,
+  AskResult: AskResultSchema,
 };

@@ -1,8 +1,18 @@
-// INTERFACE ONLY — the NLWeb engineer replaces this file with the real room.
-import type { Site } from '../content/index.js';
-
-export interface AskService {
-  readonly pageCount: number;
-}
-
-export declare function createAskService(site: Site, publicBaseUrl: string): AskService;
+/**
+ * The NLWeb /ask room: request parsing, the deterministic answer built from the site's search
+ * index, and the Server-Sent Events writer the route streams with.
+ */
+export { createAskService, DEFAULT_STREAMING, MAX_PASSAGES_PER_PAGE, SNIPPET_LENGTH } from './service.js';
+export type { AskService, AskServiceOptions, StreamingOptions } from './service.js';
+export {
+  acceptPrefersEventStream,
+  normaliseQuery,
+  parseAskBody,
+  parseAskQueryString,
+  parseBooleanParam,
+} from './request.js';
+export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
+export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';
+export type { EventSink, EventStreamOptions } from './sse.js';
+export { clientKey, StreamRegistry } from './streams.js';
+export type { StreamLimits } from './streams.js';

@@ -1,5 +1,134 @@
-// PLACEHOLDER — replaced by the engineer who owns this route module.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  NLWEB_VERSION,
+  unsupportedMediaTypeBody,
+  type ErrorBody,
+  type NlWebResponse,
+} from '../../contract/index.js';
+import {
+  acceptPrefersEventStream,
+  EventStream,
+  parseAskBody,
+  parseAskQueryString,
+  streamEvents,
+  type ParsedAsk,
+} from '../../nlweb/index.js';
 import type { AppContext } from '../app.js';
+import { JSON_TYPE } from '../body-parsers.js';
+import { sendError, setErrorRenderer } from '../errors.js';
+import { securityHeaders } from '../security-headers.js';
 
-export async function registerAskRoutes(_app: FastifyInstance, _context: AppContext): Promise<void> {}
+/** /ask is read-only and public: any origin may read it, without credentials. */
+export const ASK_CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+};
+
+export const ASK_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  ...ASK_CORS_HEADERS,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, Accept',
+  'access-control-max-age': '86400',
+};
+
+/** Headers of every /ask answer. The Accept header can select streaming, hence Vary. */
+const ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  ...ASK_CORS_HEADERS,
+  vary: 'Accept',
+  // Every answer carries its own request_id.
+  'cache-control': 'no-store',
+};
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+function errorAnswer(requestId: string, status: number, text: string): NlWebResponse {
+  return {
+    // A 4xx asks the caller to send something else; a 5xx is a (failed) answer.
+    _meta: {
+      response_type: status < 500 ? 'Elicitation' : 'Answer',
+      version: NLWEB_VERSION,
+      request_id: requestId,
+    },
+    content: [{ type: 'text', text }],
+  };
+}
+
+/**
+ * GET /ask, POST /ask and the CORS preflight. Errors, including the body parser's (invalid JSON,
+ * body too large, other content types), are NLWeb responses whose text item says what to fix.
+ */
+export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const { ask, config } = context;
+  const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
+
+  setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
+    reply
+      .code(status)
+      .headers(ANSWER_HEADERS)
+      .type(JSON_CONTENT_TYPE)
+      .send(errorAnswer(request.id, status, `${body.message} ${body.resolution}`)),
+  );
+
+  const respond = async (request: FastifyRequest, reply: FastifyReply, parsed: ParsedAsk) => {
+    if (!parsed.ok)
+      return reply
+        .code(400)
+        .headers(ANSWER_HEADERS)
+        .type(JSON_CONTENT_TYPE)
+        .send(errorAnswer(request.id, 400, parsed.text));
+
+    const answer = ask.answer(parsed.query, request.id);
+    const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
+    if (streaming && request.method !== 'HEAD') {
+      const release = ask.streams.tryAcquire(request.ip);
+      if (release) return streamAnswer(request, reply, answer, release);
+      // Over the stream limits the same answer still goes out, as one JSON body.
+      request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
+    }
+    return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(answer);
+  };
+
+  const streamAnswer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    answer: NlWebResponse,
+    release: () => void,
+  ) => {
+    // Hijacked responses skip onSend hooks: EventStream writes the security and CORS headers itself.
+    reply.hijack();
+    const stream = new EventStream(reply.raw, {
+      heartbeatMs: ask.streaming.heartbeatMs,
+      drainTimeoutMs: ask.streaming.drainTimeoutMs,
+      headers: streamHeaders,
+    });
+    stream.onClosed(release);
+    try {
+      for (const event of streamEvents(answer, ask.streaming.batchSize)) {
+        if (!(await stream.send(event))) {
+          request.log.info('client closed the event stream early');
+          return;
+        }
+      }
+      stream.end();
+    } catch (error) {
+      request.log.error({ err: error }, 'event stream failed');
+      reply.raw.destroy();
+    }
+  };
+
+  const routeConfig = { errorShape: 'nlweb' as const, accepts: [JSON_TYPE] };
+
+  app.options('/ask', { config: routeConfig }, async (_request, reply) =>
+    reply.code(204).headers(ASK_PREFLIGHT_HEADERS).send(),
+  );
+
+  app.get('/ask', { config: routeConfig }, async (request, reply) =>
+    respond(request, reply, parseAskQueryString(request.query as Record<string, string | string[]>)),
+  );
+
+  app.post('/ask', { config: routeConfig }, async (request, reply) => {
+    const contentType = request.headers['content-type'];
+    if (contentType?.split(';')[0]!.trim().toLowerCase() !== JSON_TYPE)
+      return sendError(request, reply, 400, unsupportedMediaTypeBody(contentType, [JSON_TYPE]));
+    return respond(request, reply, parseAskBody(request.body));
+  });
+}

@@ -1,0 +1,246 @@
+import {
+  AskPostBodySchema,
+  createValidator,
+  DEFAULT_MAX_RESULTS,
+  describeFixes,
+  describeProblems,
+  MAX_CONVERSATION_ID_LENGTH,
+  MAX_QUERY_LENGTH,
+  MAX_RESULTS_LIMIT,
+  type FieldProblem,
+} from '../contract/index.js';
+
+/** A valid /ask request, reduced to what the answer depends on. */
+export interface AskQuery {
+  /** The question as sent (not blank, at most 1000 characters). */
+  text: string;
+  /** 1 … 50. */
+  maxResults: number;
+  conversationId: string | null;
+}
+
+/** What the caller asked about the answer's form, apart from its content. */
+export interface AskDelivery {
+  /** true / false when the request says so; null leaves it to the Accept header. */
+  streaming: boolean | null;
+}
+
+export type ParsedAsk =
+  | { ok: true; query: AskQuery; delivery: AskDelivery }
+  | {
+      ok: false;
+      /** `missing` = no usable query at all (answered with an Elicitation asking for one). */
+      reason: 'missing' | 'invalid';
+      text: string;
+    };
+
+/** Collapses white space and control characters and trims, in NFC: the form the answer quotes. */
+export function normaliseQuery(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim();
+}
+
+/** Length as JSON Schema counts it (Unicode code points), so GET and POST share one bound. */
+function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+const MISSING_QUERY_TEXT =
+  'What would you like to search for? The query is missing or blank. Send your question as ' +
+  '`?query=your+question` (GET /ask) or as {"query": {"text": "your question"}} (POST /ask).';
+
+function tooLongText(field: string, length: number): string {
+  return (
+    `The query is too long: ${field} has ${length} characters and at most ${MAX_QUERY_LENGTH} are allowed. ` +
+    'Shorten the question to its key words and send it again.'
+  );
+}
+
+function invalid(problems: FieldProblem[]): ParsedAsk {
+  return {
+    ok: false,
+    reason: 'invalid',
+    text: `Invalid request: ${describeProblems(problems)}. To fix it: ${describeFixes(problems)}.`,
+  };
+}
+
+/** Query-string values arrive as a string, or as an array when the name is repeated. */
+type QueryValue = string | string[] | undefined;
+
+function single(name: string, value: QueryValue): { value: string | undefined; problem?: FieldProblem } {
+  if (Array.isArray(value))
+    return {
+      value: undefined,
+      problem: { field: name, message: 'was sent more than once', fix: `send ${name} once` },
+    };
+  return { value };
+}
+
+/** `streaming`: true/false in any case, or 1/0. */
+export function parseBooleanParam(raw: string): boolean | null {
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return null;
+}
+
+function parseMaxResults(raw: string): number | null {
+  if (!/^\d{1,9}$/.test(raw)) return null;
+  const value = Number(raw);
+  if (value < 1) return null;
+  return Math.min(value, MAX_RESULTS_LIMIT);
+}
+
+/**
+ * GET /ask query string. Recognised: query, streaming, max_results, mode, conversation_id, site
+ * (accepted, ignored: the service searches its own site). Other parameters NLWeb clients send
+ * (prev, query_id, last_ans, generate_mode, …) are ignored.
+ */
+export function parseAskQueryString(params: Record<string, QueryValue>): ParsedAsk {
+  const problems: FieldProblem[] = [];
+  const take = (name: string): string | undefined => {
+    const { value, problem } = single(name, params[name]);
+    if (problem) problems.push(problem);
+    return value;
+  };
+
+  const text = take('query');
+  const streamingRaw = take('streaming');
+  const maxRaw = take('max_results');
+  const mode = take('mode');
+  const conversationId = take('conversation_id');
+
+  let streaming: boolean | null = null;
+  if (streamingRaw !== undefined) {
+    streaming = parseBooleanParam(streamingRaw);
+    if (streaming === null)
+      problems.push({
+        field: 'streaming',
+        message: `"${streamingRaw}" is not a boolean`,
+        fix: 'send streaming=true or streaming=false (1 and 0 are accepted too)',
+      });
+  }
+  let maxResults = DEFAULT_MAX_RESULTS;
+  if (maxRaw !== undefined) {
+    const parsed = parseMaxResults(maxRaw);
+    if (parsed === null)
+      problems.push({
+        field: 'max_results',
+        message: `"${maxRaw}" is not a whole number of at least 1`,
+        fix: `send a whole number from 1 to ${MAX_RESULTS_LIMIT} (larger values count as ${MAX_RESULTS_LIMIT})`,
+      });
+    else maxResults = parsed;
+  }
+  if (mode !== undefined && mode !== 'list')
+    problems.push({
+      field: 'mode',
+      message: `"${mode}" is not supported (this service returns ranked results, it does not summarise or generate)`,
+      fix: 'send mode=list or leave mode out',
+    });
+  if (conversationId !== undefined && conversationId.length > MAX_CONVERSATION_ID_LENGTH)
+    problems.push({
+      field: 'conversation_id',
+      message: `is longer than ${MAX_CONVERSATION_ID_LENGTH} characters`,
+      fix: `shorten it to at most ${MAX_CONVERSATION_ID_LENGTH} characters`,
+    });
+
+  if (text !== undefined && codePointLength(text) > MAX_QUERY_LENGTH)
+    return { ok: false, reason: 'invalid', text: tooLongText('query', codePointLength(text)) };
+  if (problems.length > 0) return invalid(problems);
+  if (text === undefined || normaliseQuery(text) === '')
+    return { ok: false, reason: 'missing', text: MISSING_QUERY_TEXT };
+  return {
+    ok: true,
+    query: { text, maxResults, conversationId: conversationId ?? null },
+    delivery: { streaming },
+  };
+}
+
+const validatePostBody = createValidator(AskPostBodySchema, 'body');
+
+/** POST /ask JSON body, validated against AskRequest. */
+export function parseAskBody(body: unknown): ParsedAsk {
+  const result = validatePostBody(body);
+  if (!result.ok) {
+    const queryText = queryTextOf(body);
+    if (typeof queryText === 'string' && codePointLength(queryText) > MAX_QUERY_LENGTH)
+      return { ok: false, reason: 'invalid', text: tooLongText('query.text', codePointLength(queryText)) };
+    const missing = result.problems.every(
+      (p) =>
+        (p.field === 'query' || p.field === 'query.text') &&
+        (p.message === 'is required' || p.message.startsWith('must not be empty')),
+    );
+    if (missing) return { ok: false, reason: 'missing', text: MISSING_QUERY_TEXT };
+    return invalid(result.problems);
+  }
+  const { query, prefer, meta } = result.value;
+  // Control characters alone pass the schema's "not blank" pattern but leave nothing to search.
+  if (normaliseQuery(query.text) === '') return { ok: false, reason: 'missing', text: MISSING_QUERY_TEXT };
+  return {
+    ok: true,
+    query: {
+      text: query.text,
+      maxResults: Math.min(prefer?.max_results ?? DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT),
+      conversationId: meta?.conversation_id ?? null,
+    },
+    delivery: { streaming: prefer?.streaming ?? null },
+  };
+}
+
+function queryTextOf(body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return undefined;
+  const query = (body as Record<string, unknown>).query;
+  if (query === null || typeof query !== 'object') return undefined;
+  return Object.prototype.hasOwnProperty.call(query, 'text')
+    ? (query as Record<string, unknown>).text
+    : undefined;
+}
+
+/**
+ * True when the Accept header ranks text/event-stream above application/json (what a browser
+ * EventSource sends: `Accept: text/event-stream`). Equal preference keeps the JSON default.
+ */
+export function acceptPrefersEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let sse = 0;
+  let json = 0;
+  let sseSpecificity = -1;
+  let jsonSpecificity = -1;
+  for (const part of accept.split(',')) {
+    const [rangeRaw, ...paramParts] = part.split(';');
+    const range = rangeRaw!.trim().toLowerCase();
+    if (range === '') continue;
+    let q = 1;
+    for (const param of paramParts) {
+      const [name, value] = param.split('=').map((s) => s.trim());
+      if (
+        name?.toLowerCase() === 'q' &&
+        value !== undefined &&
+        /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value)
+      )
+        q = Number(value);
+    }
+    // The most specific matching range decides each type's quality (RFC 9110 12.5.1).
+    const match = (type: string): number => {
+      if (range === type) return 2;
+      if (range === `${type.split('/')[0]}/*`) return 1;
+      if (range === '*/*') return 0;
+      return -1;
+    };
+    const s = match('text/event-stream');
+    if (s > sseSpecificity) {
+      sseSpecificity = s;
+      sse = q;
+    }
+    const j = match('application/json');
+    if (j > jsonSpecificity) {
+      jsonSpecificity = j;
+      json = q;
+    }
+  }
+  return sse > 0 && sse > json;
+}

@@ -1,0 +1,217 @@
+import type { AskResult, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
+import { NLWEB_VERSION } from '../contract/index.js';
+import type { Page, Passage, Site } from '../content/index.js';
+import {
+  analyzeQuery,
+  buildIndex,
+  makeSnippet,
+  search,
+  type SearchDocument,
+  type SearchIndex,
+  type SearchResult,
+} from '../search/index.js';
+import { normaliseQuery, type AskQuery } from './request.js';
+import { StreamRegistry, type StreamLimits } from './streams.js';
+
+/** Passages of one page kept in one answer, so a long page cannot fill the whole list. */
+export const MAX_PASSAGES_PER_PAGE = 2;
+/** Longest `description` snippet. */
+export const SNIPPET_LENGTH = 240;
+
+export interface StreamingOptions extends StreamLimits {
+  /** Interval of `: keep-alive` comments while a stream is open (at most 15 s). */
+  heartbeatMs: number;
+  /** Results per `{"content": [...]}` event after the summary text. */
+  batchSize: number;
+  /** A client that reads nothing for this long has its stream closed. */
+  drainTimeoutMs: number;
+}
+
+export const DEFAULT_STREAMING: StreamingOptions = {
+  heartbeatMs: 15_000,
+  batchSize: 5,
+  drainTimeoutMs: 30_000,
+  maxStreams: 500,
+  maxStreamsPerClient: 10,
+};
+
+export interface AskServiceOptions {
+  streaming?: Partial<StreamingOptions>;
+}
+
+export interface AskService {
+  readonly pageCount: number;
+  readonly passageCount: number;
+  readonly siteName: string;
+  readonly streaming: Readonly<StreamingOptions>;
+  /** Open event streams (for limits and for tests that check streams end). */
+  readonly streams: StreamRegistry;
+  /**
+   * The answer to a valid query: same site and query give the same bytes, apart from
+   * `_meta.request_id`.
+   */
+  answer(query: AskQuery, requestId: string): NlWebResponse;
+}
+
+interface Entry {
+  page: Page;
+  passage: Passage;
+}
+
+/**
+ * Builds the ask service: one search index over every passage of the site (title = page title,
+ * headings = heading path below the title, body = passage text), built once.
+ */
+export function createAskService(
+  site: Site,
+  publicBaseUrl: string,
+  options: AskServiceOptions = {},
+): AskService {
+  const streaming: StreamingOptions = { ...DEFAULT_STREAMING, ...options.streaming };
+  if (!(streaming.heartbeatMs > 0 && streaming.heartbeatMs <= 15_000))
+    throw new RangeError('streaming.heartbeatMs must be in 1 … 15000');
+  if (!(Number.isInteger(streaming.batchSize) && streaming.batchSize >= 1))
+    throw new RangeError('streaming.batchSize must be a whole number ≥ 1');
+
+  const base = new URL(publicBaseUrl);
+  const siteHost = base.host;
+  const siteName = site.info.name || siteHost;
+  const entries = new Map<string, Entry>();
+  const documents: SearchDocument[] = [];
+  for (const page of site.pages) {
+    for (const passage of page.passages) {
+      entries.set(passage.key, { page, passage });
+      documents.push({
+        key: passage.key,
+        fields: {
+          title: page.title,
+          headings: headingsBelowTitle(page, passage).join(' > '),
+          body: passage.text,
+        },
+      });
+    }
+  }
+  const index = buildIndex(documents);
+
+  const pageLink = (page: Page, anchor: string | null): string => {
+    const url = new URL(base.pathname.replace(/\/$/, '') + page.url, base);
+    if (anchor) url.hash = anchor;
+    return url.href;
+  };
+
+  const toResource = (hit: SearchResult): NlWebContentItem => {
+    const { page, passage } = entries.get(hit.key)!;
+    const heading = headingsBelowTitle(page, passage).at(-1);
+    const url = pageLink(page, passage.anchor);
+    const snippet =
+      passage.text.trim() !== ''
+        ? makeSnippet(passage.text, hit.matchedTerms, { maxLength: SNIPPET_LENGTH })
+        : makeSnippet(page.description, hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
+    const data: AskResult = {
+      '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
+      url,
+      name: heading ? `${page.title} — ${heading}` : page.title,
+      description: snippet.text,
+      site: siteHost,
+      score: hit.score,
+      ...(page.date ? { datePublished: page.date } : {}),
+      dateModified: page.lastModified,
+      ...(page.tags.length > 0 ? { keywords: [...page.tags] } : {}),
+      matchedTerms: hit.matchedTerms,
+      matchedWords: snippet.matchedWords,
+      highlights: snippet.highlights.map((h) => ({ start: h.start, end: h.end })),
+    };
+    return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
+  };
+
+  return {
+    pageCount: site.pages.length,
+    passageCount: documents.length,
+    siteName,
+    streaming,
+    streams: new StreamRegistry(streaming),
+    answer(query, requestId) {
+      const text = normaliseQuery(query.text);
+      const meta = (responseType: 'Answer' | 'Elicitation'): NlWebMeta => ({
+        response_type: responseType,
+        version: NLWEB_VERSION,
+        ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
+        request_id: requestId,
+      });
+      if (analyzeQuery(text).length === 0) {
+        return {
+          _meta: meta('Elicitation'),
+          content: [{ type: 'text', text: elicitationText(text, siteName) }],
+        };
+      }
+      const hits = rankPassages(index, entries, text, query.maxResults, documents.length);
+      const resources = hits.map(toResource);
+      return {
+        _meta: meta('Answer'),
+        content: [{ type: 'text', text: summaryText(text, siteName, resources) }, ...resources],
+      };
+    },
+  };
+}
+
+/** The heading path without a leading copy of the page title (the title is its own field). */
+function headingsBelowTitle(page: Page, passage: Passage): string[] {
+  const path = passage.headingPath;
+  return path.length > 0 && path[0] === page.title ? path.slice(1) : [...path];
+}
+
+function isDocumentation(url: string): boolean {
+  return url === '/docs' || url.startsWith('/docs/');
+}
+
+/**
+ * Best passages with at most MAX_PASSAGES_PER_PAGE per page, in score order. Asks the index for
+ * more candidates until enough survive the per-page cap or the index has no more.
+ */
+function rankPassages(
+  index: SearchIndex,
+  entries: Map<string, Entry>,
+  text: string,
+  maxResults: number,
+  passageCount: number,
+): SearchResult[] {
+  let limit = Math.min(passageCount, maxResults * 3);
+  for (;;) {
+    const hits = search(index, text, { limit });
+    const perPage = new Map<string, number>();
+    const kept: SearchResult[] = [];
+    for (const hit of hits) {
+      const pageUrl = entries.get(hit.key)!.page.url;
+      const seen = perPage.get(pageUrl) ?? 0;
+      if (seen >= MAX_PASSAGES_PER_PAGE) continue;
+      perPage.set(pageUrl, seen + 1);
+      kept.push(hit);
+      if (kept.length === maxResults) return kept;
+    }
+    if (hits.length < limit || limit >= passageCount) return kept;
+    limit = Math.min(passageCount, limit * 2);
+  }
+}
+
+function quoted(text: string): string {
+  return `“${text}”`;
+}
+
+function summaryText(query: string, siteName: string, resources: NlWebContentItem[]): string {
+  if (resources.length === 0)
+    return (
+      `Nothing on ${siteName} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
+      'product, feature or document, or fewer words.'
+    );
+  const first = resources[0] as Extract<NlWebContentItem, { type: 'resource' }>;
+  const top = first.resource.data as AskResult;
+  const count = resources.length === 1 ? '1 result' : `${resources.length} results`;
+  return `Found ${count} for ${quoted(query)} on ${siteName}. Top result: ${top.name} (${top.url}).`;
+}
+
+function elicitationText(query: string, siteName: string): string {
+  return (
+    `What would you like to find on ${siteName}? ${quoted(query)} has no words to search for (only very ` +
+    'common words or punctuation). Ask about a topic, a product, a feature or a document by name.'
+  );
+}

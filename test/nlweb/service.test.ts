@@ -1,0 +1,267 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Site } from '../../src/content/index.js';
+import {
+  AskResultSchema,
+  createValidator,
+  type AskResult,
+  type NlWebContentItem,
+  type NlWebResponse,
+} from '../../src/contract/index.js';
+import {
+  createAskService,
+  MAX_PASSAGES_PER_PAGE,
+  type AskQuery,
+  type AskService,
+} from '../../src/nlweb/index.js';
+import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
+
+const validateResult = createValidator(AskResultSchema);
+const REQUEST_ID = '00000000-0000-4000-8000-000000000000';
+
+function query(text: string, extra: Partial<AskQuery> = {}): AskQuery {
+  return { text, maxResults: 10, conversationId: null, ...extra };
+}
+
+function results(answer: NlWebResponse): AskResult[] {
+  return answer.content
+    .filter((item): item is Extract<NlWebContentItem, { type: 'resource' }> => item.type === 'resource')
+    .map((item) => item.resource.data as AskResult);
+}
+
+function summary(answer: NlWebResponse): string {
+  const first = answer.content[0]!;
+  expect(first.type).toBe('text');
+  return (first as { text: string }).text;
+}
+
+function pageOf(result: AskResult): string {
+  return new URL(result.url).pathname;
+}
+
+let site: Site;
+let ask: AskService;
+beforeAll(async () => {
+  site = await loadFixtureSite();
+  ask = createAskService(site, PUBLIC_BASE_URL);
+});
+
+describe('the ask service over the loaded fixture site', () => {
+  it('indexes every passage of every page once', () => {
+    expect(ask.pageCount).toBe(site.pages.length);
+    expect(ask.passageCount).toBe(site.pages.reduce((n, page) => n + page.passages.length, 0));
+    expect(ask.siteName).toBe('Acme Widgets');
+  });
+
+  it('answers with a summary text item, then one resource per result, best first', () => {
+    const answer = ask.answer(query('encryption'), REQUEST_ID);
+    expect(answer._meta).toEqual({ response_type: 'Answer', version: '0.55', request_id: REQUEST_ID });
+    const list = results(answer);
+    expect(list.length).toBeGreaterThan(2);
+    expect(answer.content.length).toBe(list.length + 1);
+    expect(answer.content.slice(1).every((item) => item.type === 'resource')).toBe(true);
+    const scores = list.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(summary(answer)).toBe(
+      `Found ${list.length} results for “encryption” on Acme Widgets. Top result: ${list[0]!.name} (${list[0]!.url}).`,
+    );
+  });
+
+  it('keeps at most two passages of one page', () => {
+    // The security page has five passages that mention encryption.
+    const list = results(ask.answer(query('encryption', { maxResults: 50 }), REQUEST_ID));
+    const perPage = new Map<string, number>();
+    for (const r of list) perPage.set(pageOf(r), (perPage.get(pageOf(r)) ?? 0) + 1);
+    expect(perPage.get('/security')).toBe(MAX_PASSAGES_PER_PAGE);
+    expect(Math.max(...perPage.values())).toBeLessThanOrEqual(MAX_PASSAGES_PER_PAGE);
+    expect([...perPage.keys()].sort()).toEqual(['/docs/getting-started', '/pricing', '/security']);
+  });
+
+  it('describes each result as one schema.org-style object with absolute links', () => {
+    const answer = ask.answer(query('AES-256 encryption at rest'), REQUEST_ID);
+    const item = answer.content[1] as Extract<NlWebContentItem, { type: 'resource' }>;
+    const top = item.resource.data as AskResult;
+    expect(validateResult(top)).toMatchObject({ ok: true });
+    expect(top).toMatchObject({
+      '@type': 'WebPage',
+      url: `${PUBLIC_BASE_URL}/security#encryption-at-rest`,
+      name: 'Security — Encryption at rest',
+      site: 'www.acme.test',
+      datePublished: '2025-03-03',
+      dateModified: '2025-06-01',
+      keywords: ['security', 'encryption'],
+    });
+    expect(item.resource.uri).toBe(top.url);
+    expect(item.resource.mimeType).toBe('text/html');
+    expect(top.description).toBe('Stored data uses AES-256 encryption with keys rotated every ninety days.');
+    expect(top.matchedTerms).toEqual(expect.arrayContaining(['256', 'encrypt', 'rest']));
+    // Highlights point at the matched words inside the description.
+    expect(top.matchedWords).toContain('encryption');
+    const highlighted = top.highlights.map((h) => top.description.slice(h.start, h.end));
+    expect(highlighted).toContain('encryption');
+    expect(new Set(highlighted)).toEqual(new Set(top.matchedWords));
+  });
+
+  it('marks documentation pages as TechArticle and leaves out dates and keywords the page lacks', () => {
+    const list = results(ask.answer(query('switch on encryption settings page'), REQUEST_ID));
+    const docs = list.find((r) => pageOf(r) === '/docs/getting-started')!;
+    expect(docs['@type']).toBe('TechArticle');
+    expect(docs.name).toBe('Getting started — Turn on encryption');
+    expect(docs.keywords).toBeUndefined();
+    const pricing = list.find((r) => pageOf(r) === '/pricing')!;
+    expect(pricing['@type']).toBe('WebPage');
+    expect(pricing.datePublished).toBeUndefined();
+    expect(pricing.name).toBe('Pricing');
+    expect(pricing.url).toBe(`${PUBLIC_BASE_URL}/pricing`);
+    for (const r of list) expect(validateResult(r)).toMatchObject({ ok: true });
+  });
+
+  it('honours maxResults', () => {
+    expect(results(ask.answer(query('encryption', { maxResults: 1 }), REQUEST_ID))).toHaveLength(1);
+    expect(results(ask.answer(query('encryption', { maxResults: 3 }), REQUEST_ID))).toHaveLength(3);
+    const one = ask.answer(query('encryption', { maxResults: 1 }), REQUEST_ID);
+    expect(summary(one)).toMatch(/^Found 1 result for “encryption”/);
+  });
+
+  it('answers an unmatched query with one text item suggesting how to rephrase', () => {
+    const answer = ask.answer(query('zebra quasar'), REQUEST_ID);
+    expect(answer._meta.response_type).toBe('Answer');
+    expect(answer.content).toEqual([
+      {
+        type: 'text',
+        text:
+          'Nothing on Acme Widgets matched “zebra quasar”. Try other words for the same thing, the name of a ' +
+          'product, feature or document, or fewer words.',
+      },
+    ]);
+  });
+
+  it.each(['the of and', '?!', '  to   be  ', '…', '\u0000'])(
+    'asks what to search for when %j has nothing searchable',
+    (text) => {
+      const answer = ask.answer(query(text), REQUEST_ID);
+      expect(answer._meta.response_type).toBe('Elicitation');
+      expect(answer.content).toHaveLength(1);
+      expect(summary(answer)).toMatch(/^What would you like to find on Acme Widgets\?/);
+    },
+  );
+
+  it('echoes conversation_id when given', () => {
+    const answer = ask.answer(query('widgets', { conversationId: 'conv-7' }), REQUEST_ID);
+    expect(answer._meta).toEqual({
+      response_type: 'Answer',
+      version: '0.55',
+      conversation_id: 'conv-7',
+      request_id: REQUEST_ID,
+    });
+  });
+
+  it('normalises the query: case, white space and control characters do not change the answer', () => {
+    const plain = ask.answer(query('encryption keys'), REQUEST_ID);
+    const messy = ask.answer(query('  Encryption\n\t KEYS\u0007 '), REQUEST_ID);
+    expect(results(messy)).toEqual(results(plain));
+    expect(summary(messy)).toContain('“Encryption KEYS”');
+  });
+});
+
+describe('determinism', () => {
+  /** The same site with its pages and each page's passages in another order. */
+  function shuffled(original: Site, seed: number): Site {
+    let state = seed;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const shuffle = <T>(items: T[]): T[] => {
+      const out = [...items];
+      for (let i = out.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [out[i], out[j]] = [out[j]!, out[i]!];
+      }
+      return out;
+    };
+    const pages = shuffle(original.pages).map((page) => ({ ...page, passages: shuffle(page.passages) }));
+    return { ...original, pages, byUrl: new Map(pages.map((p) => [p.url, p])) };
+  }
+
+  it('gives byte-identical answers from services built with passages in another order', () => {
+    const other = createAskService(shuffled(site, 42), PUBLIC_BASE_URL);
+    const reversed = shuffled(site, 7);
+    const third = createAskService(reversed, PUBLIC_BASE_URL);
+    expect(reversed.pages.map((p) => p.url)).not.toEqual(site.pages.map((p) => p.url));
+    for (const text of [
+      'encryption',
+      'hosting region',
+      'widgets',
+      'key rotation',
+      'zebra',
+      'the',
+      'TLS 1.2',
+    ]) {
+      for (const maxResults of [1, 3, 10, 50]) {
+        const expected = JSON.stringify(ask.answer(query(text, { maxResults }), REQUEST_ID));
+        expect(JSON.stringify(other.answer(query(text, { maxResults }), REQUEST_ID))).toBe(expected);
+        expect(JSON.stringify(third.answer(query(text, { maxResults }), REQUEST_ID))).toBe(expected);
+      }
+    }
+  });
+
+  it('answers the same query twice with the same bytes apart from request_id', () => {
+    const a = ask.answer(query('encryption'), 'id-1');
+    const b = ask.answer(query('encryption'), 'id-2');
+    expect(JSON.stringify({ ...a, _meta: { ...a._meta, request_id: 'x' } })).toBe(
+      JSON.stringify({ ...b, _meta: { ...b._meta, request_id: 'x' } }),
+    );
+  });
+});
+
+describe('the per-page cap with a hand-built site', () => {
+  const flood = handSite('Flood', [
+    {
+      url: '/flood',
+      title: 'Flood',
+      lead: 'gadget gadget gadget',
+      sections: Array.from({ length: 20 }, (_, i) => ({
+        heading: `Gadget part ${i + 1}`,
+        text: 'gadget gadget gadget gadget',
+      })),
+    },
+    { url: '/other', title: 'Other', lead: 'One gadget among many other words about unrelated things here.' },
+  ]);
+  const service = createAskService(flood, 'http://localhost:8080/site');
+
+  it('looks past a page that fills the first candidates, to fill the list from other pages', () => {
+    const list = results(service.answer(query('gadget', { maxResults: 4 }), REQUEST_ID));
+    expect(list.filter((r) => pageOf(r) === '/site/flood')).toHaveLength(MAX_PASSAGES_PER_PAGE);
+    expect(list.map(pageOf)).toContain('/site/other');
+    expect(list.length).toBe(3);
+    expect(service.passageCount).toBe(22);
+  });
+
+  it('keeps a path prefix of the public base URL and uses the page description for an empty passage', () => {
+    const small = handSite('Small', [
+      { url: '/other', title: 'Other', lead: 'Words about unrelated things.' },
+      {
+        url: '/empty',
+        title: 'Empty',
+        description: 'The gizmo overview.',
+        sections: [{ heading: 'Gizmo', text: '' }],
+      },
+    ]);
+    const prefixed = createAskService(small, 'http://localhost:8080/site');
+    const list = results(prefixed.answer(query('gizmo', { maxResults: 5 }), REQUEST_ID));
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      url: 'http://localhost:8080/site/empty#gizmo',
+      name: 'Empty — Gizmo',
+      description: 'The gizmo overview.',
+      site: 'localhost:8080',
+      matchedWords: ['gizmo'],
+    });
+  });
+
+  it('refuses streaming options outside their bounds', () => {
+    expect(() => createAskService(flood, PUBLIC_BASE_URL, { streaming: { heartbeatMs: 16_000 } })).toThrow(
+      /heartbeatMs/,
+    );
+    expect(() => createAskService(flood, PUBLIC_BASE_URL, { streaming: { batchSize: 0 } })).toThrow(
+      /batchSize/,
+    );
+  });
+});
