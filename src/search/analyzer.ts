@@ -8,10 +8,11 @@
  * 2. Each part is folded: NFKD, combining marks removed, lowercased, a few letters that NFKD keeps
  *    are spelled out (ß→ss, æ→ae, ø→o, œ→oe, ł→l, đ/ð→d, þ→th, ı→i).
  * 3. An English possessive "'s" is dropped; other apostrophes join ("don't" → "dont").
- * 4. A compound of several parts yields each part and, in addition, the parts written together:
- *    "e-mail" → e, mail, email; "ICH-M11" → ich, m11, ichm11; "3.14" → 3, 14, 3.14 (digit-only
- *    parts joined by dots keep their dots). So "email", "e mail" and "e-mail" all meet. The joined
- *    form is an extra term at the same place: it does not count towards the field's length.
+ * 4. A compound of several parts yields each part of two or more characters and, in addition,
+ *    the parts written together: "e-mail" → mail, email; "ICH-M11" → ich, m11, ichm11;
+ *    "U.S.A." → usa; "3.14" → 14, 3.14 (digit-only parts joined by dots keep their dots). So
+ *    "email" and "e-mail" meet, and "ICH M11" finds "ICH-M11". The joined form is an extra term
+ *    at the same place and adds no length, unless it is the compound's only term.
  * 5. Parts that are stop words (a modest, Lucene-like English list of 33 words) are dropped.
  * 6. Words made of ASCII letters only are stemmed with Snowball English (Porter2); words with
  *    digits or other scripts are kept as folded.
@@ -199,50 +200,57 @@ export function analyzeTokens(text: string, keepStopWords = false): AnalyzedToke
     const raw = m[0];
     const start = m.index;
     if (!PART_SEP_RE.test(raw)) {
-      pushWord(out, foldPiece(raw), start, start + raw.length, true, keepStopWords);
+      pushWord(out, foldPiece(raw), start, start + raw.length, keepStopWords);
       continue;
     }
     // A compound: split at hyphens, dots and underscores (apostrophes stay inside a part).
+    // Parts of one character ("e" of "e-mail", the letters of "U.S.A.") are not terms on
+    // their own; they live on in the joined form.
     const folded: string[] = [];
-    const seps: string[] = [];
+    let separatorsAreDots = true;
     let partStart = start;
-    let i = 0;
+    let pushedParts = 0;
     const parts = raw.split(/([-‐‑._])/);
     for (let p = 0; p < parts.length; p++) {
       const piece = parts[p] as string;
       if (p % 2 === 1) {
-        seps.push(piece);
+        if (piece !== '.') separatorsAreDots = false;
         partStart += piece.length;
         continue;
       }
       const f = foldPiece(piece);
-      folded.push(f);
-      pushWord(out, f, partStart, partStart + piece.length, true, keepStopWords);
+      if (f.length > 0) folded.push(f);
+      if (f.length > 1 && pushWord(out, f, partStart, partStart + piece.length, keepStopWords)) pushedParts++;
       partStart += piece.length;
-      i++;
     }
-    const nonEmpty = folded.filter((f) => f.length > 0);
-    if (i < 2 || nonEmpty.length < 2) continue;
-    const numeric = nonEmpty.every((f) => DIGITS_RE.test(f)) && seps.every((s) => s === '.');
-    const joined = numeric ? nonEmpty.join('.') : nonEmpty.join('');
+    if (folded.length < 2) {
+      // Nothing left to join ("x-" cannot occur; "a-b" with one empty fold can).
+      if (pushedParts === 0 && folded.length === 1)
+        pushWord(out, folded[0] as string, start, start + raw.length, keepStopWords);
+      continue;
+    }
+    const numeric = separatorsAreDots && folded.every((f) => DIGITS_RE.test(f));
+    const joined = numeric ? folded.join('.') : folded.join('');
     if (joined.length > MAX_TERM_LENGTH) continue;
     const term = numeric ? joined : stemWord(joined);
-    out.push({ term, folded: joined, start, end: start + raw.length, primary: false });
+    // The joined form adds no length, unless it is the compound's only term.
+    out.push({ term, folded: joined, start, end: start + raw.length, primary: pushedParts === 0 });
   }
   return out;
 }
 
+/** Adds a word unless it is empty, too long or a stop word; returns whether it was added. */
 function pushWord(
   out: AnalyzedToken[],
   folded: string,
   start: number,
   end: number,
-  primary: boolean,
   keepStopWords: boolean,
-): void {
-  if (folded.length === 0 || folded.length > MAX_TERM_LENGTH) return;
-  if (!keepStopWords && STOP_WORDS.has(folded)) return;
-  out.push({ term: stemWord(folded), folded, start, end, primary });
+): boolean {
+  if (folded.length === 0 || folded.length > MAX_TERM_LENGTH) return false;
+  if (!keepStopWords && STOP_WORDS.has(folded)) return false;
+  out.push({ term: stemWord(folded), folded, start, end, primary: true });
+  return true;
 }
 
 /**

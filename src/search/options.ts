@@ -33,6 +33,8 @@ export interface ProximityParams {
   depth: number;
   /** Multiplies the pair score before it is added. */
   weight: number;
+  /** Which query-term pairs count: every pair, or only terms next to each other in the query. */
+  pairs: 'all' | 'adjacent';
 }
 
 /** RM3-style pseudo-relevance feedback (deterministic). */
@@ -46,6 +48,11 @@ export interface FeedbackParams {
   originalWeight: number;
   /** New terms in more than this share of documents are not added (too common to help). */
   maxDocFrequency: number;
+  /**
+   * How the feedback documents are weighted: 'exp' — P(D|Q) ∝ exp(score), as RM1's query
+   * likelihood; 'linear' — proportional to the score (Anserini's BM25+RM3).
+   */
+  docWeighting: 'exp' | 'linear';
 }
 
 export interface RankingOptions {
@@ -83,8 +90,15 @@ export const DEFAULT_RANKING: RankingOptions = {
     body: { weight: 1, b: 0.75 },
   },
   dropQuestionWords: true,
-  proximity: { enabled: true, window: 5, depth: 100, weight: 1 },
-  feedback: { enabled: true, docs: 10, terms: 10, originalWeight: 0.5, maxDocFrequency: 0.1 },
+  proximity: { enabled: true, window: 5, depth: 100, weight: 1, pairs: 'all' },
+  feedback: {
+    enabled: true,
+    docs: 10,
+    terms: 10,
+    originalWeight: 0.5,
+    maxDocFrequency: 0.1,
+    docWeighting: 'exp',
+  },
 };
 
 /** Plain BM25 (k1 1.2, b 0.75, every field alike), every extra off. */
@@ -141,6 +155,7 @@ export function resolveRanking(
       window: count('proximity.window', p.window),
       depth: count('proximity.depth', p.depth),
       weight: positive('proximity.weight', p.weight, true),
+      pairs: p.pairs === 'adjacent' ? 'adjacent' : 'all',
     },
     feedback: {
       enabled: fb.enabled,
@@ -148,6 +163,7 @@ export function resolveRanking(
       terms: count('feedback.terms', fb.terms),
       originalWeight: unit('feedback.originalWeight', fb.originalWeight),
       maxDocFrequency: unit('feedback.maxDocFrequency', fb.maxDocFrequency),
+      docWeighting: fb.docWeighting === 'linear' ? 'linear' : 'exp',
     },
   };
 }

@@ -1,0 +1,285 @@
+/**
+ * Index construction. Documents are sorted by key first, so internal document numbers, term
+ * numbers, every array and every floating-point sum are the same whatever order the documents
+ * come in: results are identical byte for byte across rebuilds and insertion orders.
+ *
+ * Layout (all typed arrays, one allocation each):
+ * - postings of term t: positions postStart[t] … postStart[t+1] of postDoc (document numbers,
+ *   ascending) and of postTf (three 16-bit term frequencies per posting: title, headings, body);
+ * - a forward index: the term numbers of each document's fields in text order (fwd, with field f
+ *   of document d at fwdStart[3d+f] … fwdStart[3d+f+1]); the joined form of a compound
+ *   ("email" for "e-mail") carries JOINED_FLAG and takes no position. Used for proximity and
+ *   feedback, which need a document's words;
+ * - field lengths (fieldLen[3d+f], joined forms not counted) and, per ranking, the BM25F
+ *   normalisation factors norms[3d+f] = weight_f / (1 − b_f + b_f · len / avgLen_f).
+ */
+
+import { analyzeTokens } from './analyzer.js';
+import { compareKeys } from './keys.js';
+import type { RankingOptions, RankingOverrides, SearchDocument } from './options.js';
+import { FIELD_NAMES, resolveRanking } from './options.js';
+
+export const FIELD_COUNT = FIELD_NAMES.length;
+export const JOINED_FLAG = 0x80000000;
+const TERM_MASK = 0x7fffffff;
+const TF_MAX = 0xffff;
+
+/** The ranking-independent part of an index, shared by every ranking view of it. */
+export interface IndexCore {
+  readonly docCount: number;
+  readonly termCount: number;
+  /** Document keys by document number (ascending key order). */
+  readonly keys: readonly string[];
+  readonly termIds: ReadonlyMap<string, number>;
+  /** Term strings by term number. */
+  readonly terms: readonly string[];
+  /** Document frequency (documents with the term in any field). */
+  readonly df: Uint32Array;
+  readonly postStart: Uint32Array;
+  readonly postDoc: Uint32Array;
+  readonly postTf: Uint16Array;
+  readonly fieldLen: Uint32Array;
+  readonly avgFieldLen: Float64Array;
+  readonly fwdStart: Uint32Array;
+  readonly fwd: Uint32Array;
+  /** Scratch space for one search at a time (searches are synchronous). */
+  readonly scratch: Scratch;
+}
+
+export interface Scratch {
+  acc: Float64Array;
+  touched: Uint32Array;
+  /** Per term: its index in the current query, or −1. */
+  queryMark: Int32Array;
+  /** Per term: feedback weight (allocated on first use). */
+  fbAcc: Float64Array | null;
+  fbTouched: Uint32Array | null;
+}
+
+/** A searchable index: the shared core plus one ranking configuration. */
+export interface SearchIndex {
+  readonly core: IndexCore;
+  readonly ranking: RankingOptions;
+  /** BM25F per-document, per-field factors for this ranking. */
+  readonly norms: Float64Array;
+}
+
+export interface BuildOptions {
+  ranking?: RankingOverrides;
+}
+
+/** A growable Uint32Array. */
+class U32Builder {
+  buf: Uint32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.buf = new Uint32Array(Math.max(16, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const next = new Uint32Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = v;
+  }
+  finish(): Uint32Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+function checkDocument(doc: SearchDocument, i: number): void {
+  if (doc === null || typeof doc !== 'object' || typeof doc.key !== 'string' || doc.key.length === 0) {
+    throw new TypeError(`document ${i} needs a non-empty string key`);
+  }
+  const f = doc.fields as Partial<Record<string, unknown>> | undefined;
+  if (!f || typeof f !== 'object') throw new TypeError(`document ${doc.key} has no fields`);
+  for (const name of FIELD_NAMES) {
+    if (typeof f[name] !== 'string')
+      throw new TypeError(`document ${doc.key}: field ${name} must be a string`);
+  }
+}
+
+/** Build an index over documents. Keys must be unique. */
+export function buildIndex(docs: readonly SearchDocument[], options: BuildOptions = {}): SearchIndex {
+  const ranking = resolveRanking(options.ranking);
+  docs.forEach(checkDocument);
+  const sorted = [...docs].sort((a, b) => compareKeys(a.key, b.key));
+  for (let i = 1; i < sorted.length; i++) {
+    if ((sorted[i] as SearchDocument).key === (sorted[i - 1] as SearchDocument).key) {
+      throw new Error(`duplicate document key: ${(sorted[i] as SearchDocument).key}`);
+    }
+  }
+  const n = sorted.length;
+
+  // Pass 1: analyze, number the terms, fill the forward index, count document frequencies.
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  let dfList = new Uint32Array(1024);
+  let lastDoc = new Int32Array(1024).fill(-1);
+  const fwd = new U32Builder(1 << 16);
+  const fwdStart = new Uint32Array(n * FIELD_COUNT + 1);
+  const fieldLen = new Uint32Array(n * FIELD_COUNT);
+  const totalLen = new Float64Array(FIELD_COUNT);
+  let postingCount = 0;
+
+  for (let d = 0; d < n; d++) {
+    const doc = sorted[d] as SearchDocument;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      fwdStart[d * FIELD_COUNT + f] = fwd.length;
+      let len = 0;
+      for (const tok of analyzeTokens(doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']])) {
+        let id = termIds.get(tok.term);
+        if (id === undefined) {
+          id = terms.length;
+          termIds.set(tok.term, id);
+          terms.push(tok.term);
+          if (id === dfList.length) {
+            const grownDf = new Uint32Array(dfList.length * 2);
+            grownDf.set(dfList);
+            dfList = grownDf;
+            const grownLast = new Int32Array(lastDoc.length * 2).fill(-1);
+            grownLast.set(lastDoc);
+            lastDoc = grownLast;
+          }
+        }
+        if (lastDoc[id] !== d) {
+          lastDoc[id] = d;
+          (dfList[id] as number)++;
+          postingCount++;
+        }
+        if (tok.primary) {
+          fwd.push(id);
+          len++;
+        } else {
+          fwd.push((id | JOINED_FLAG) >>> 0);
+        }
+      }
+      fieldLen[d * FIELD_COUNT + f] = len;
+      (totalLen[f] as number) += len;
+    }
+  }
+  fwdStart[n * FIELD_COUNT] = fwd.length;
+  const fwdArr = fwd.finish();
+  const termCount = terms.length;
+  const df = dfList.slice(0, termCount);
+
+  // Pass 2: postings, in document order, from the forward index.
+  const postStart = new Uint32Array(termCount + 1);
+  for (let t = 0; t < termCount; t++) postStart[t + 1] = (postStart[t] as number) + (df[t] as number);
+  const cursor = postStart.slice(0, termCount);
+  const postDoc = new Uint32Array(postingCount);
+  const postTf = new Uint16Array(postingCount * FIELD_COUNT);
+  const slotOf = new Int32Array(termCount);
+  lastDoc = new Int32Array(termCount).fill(-1);
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const from = fwdStart[d * FIELD_COUNT + f] as number;
+      const to = fwdStart[d * FIELD_COUNT + f + 1] as number;
+      for (let i = from; i < to; i++) {
+        const t = (fwdArr[i] as number) & TERM_MASK;
+        let slot: number;
+        if (lastDoc[t] !== d) {
+          lastDoc[t] = d;
+          slot = (cursor[t] as number)++;
+          slotOf[t] = slot;
+          postDoc[slot] = d;
+        } else {
+          slot = slotOf[t] as number;
+        }
+        const k = slot * FIELD_COUNT + f;
+        if ((postTf[k] as number) < TF_MAX) (postTf[k] as number)++;
+      }
+    }
+  }
+
+  const avgFieldLen = new Float64Array(FIELD_COUNT);
+  for (let f = 0; f < FIELD_COUNT; f++) avgFieldLen[f] = n > 0 ? (totalLen[f] as number) / n : 0;
+
+  const core: IndexCore = {
+    docCount: n,
+    termCount,
+    keys: sorted.map((d) => d.key),
+    termIds,
+    terms,
+    df,
+    postStart,
+    postDoc,
+    postTf,
+    fieldLen,
+    avgFieldLen,
+    fwdStart,
+    fwd: fwdArr,
+    scratch: {
+      acc: new Float64Array(n),
+      touched: new Uint32Array(n),
+      queryMark: new Int32Array(termCount).fill(-1),
+      fbAcc: null,
+      fbTouched: null,
+    },
+  };
+  return { core, ranking, norms: computeNorms(core, ranking) };
+}
+
+function computeNorms(core: IndexCore, ranking: RankingOptions): Float64Array {
+  const n = core.docCount;
+  const norms = new Float64Array(n * FIELD_COUNT);
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const { weight, b } = ranking.fields[FIELD_NAMES[f] as keyof RankingOptions['fields']];
+    const avg = core.avgFieldLen[f] as number;
+    for (let d = 0; d < n; d++) {
+      const len = core.fieldLen[d * FIELD_COUNT + f] as number;
+      norms[d * FIELD_COUNT + f] = avg > 0 ? weight / (1 - b + (b * len) / avg) : 0;
+    }
+  }
+  return norms;
+}
+
+/**
+ * The same index with other ranking parameters (merged over the index's current ones). Shares the
+ * postings; only the normalisation factors are recomputed. Useful for experiments and ablations.
+ */
+export function withRanking(index: SearchIndex, overrides: RankingOverrides): SearchIndex {
+  const ranking = resolveRanking(overrides, index.ranking);
+  return { core: index.core, ranking, norms: computeNorms(index.core, ranking) };
+}
+
+/** Sizes of an index, for monitoring and benchmarks. */
+export interface IndexStats {
+  documents: number;
+  terms: number;
+  postings: number;
+  /** Words in the forward index (including joined compound forms). */
+  tokens: number;
+  /** Bytes held in typed arrays (postings, forward index, lengths, norms, scratch). */
+  typedArrayBytes: number;
+}
+
+export function indexStats(index: SearchIndex): IndexStats {
+  const c = index.core;
+  const arrays = [
+    c.df,
+    c.postStart,
+    c.postDoc,
+    c.postTf,
+    c.fieldLen,
+    c.avgFieldLen,
+    c.fwdStart,
+    c.fwd,
+    c.scratch.acc,
+    c.scratch.touched,
+    c.scratch.queryMark,
+    index.norms,
+  ];
+  let bytes = 0;
+  for (const a of arrays) bytes += a.byteLength;
+  if (c.scratch.fbAcc) bytes += c.scratch.fbAcc.byteLength;
+  if (c.scratch.fbTouched) bytes += c.scratch.fbTouched.byteLength;
+  return {
+    documents: c.docCount,
+    terms: c.termCount,
+    postings: c.postDoc.length,
+    tokens: c.fwd.length,
+    typedArrayBytes: bytes,
+  };
+}

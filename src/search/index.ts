@@ -1,0 +1,34 @@
+/**
+ * Frontdoor's lexical search: analyzer, index, BM25F ranking with proximity and feedback, and
+ * snippets. Pure and synchronous; no I/O.
+ */
+
+export {
+  analyze,
+  analyzeQuery,
+  analyzeTokens,
+  foldWord,
+  hasSearchableTerms,
+  stemWord,
+  QUESTION_WORDS,
+  STOP_WORDS,
+} from './analyzer.js';
+export type { AnalyzedToken, QueryTerm } from './analyzer.js';
+export { buildIndex, indexStats, withRanking } from './build.js';
+export type { BuildOptions, IndexStats, SearchIndex } from './build.js';
+export { compareKeys } from './keys.js';
+export { DEFAULT_RANKING, FIELD_NAMES, PLAIN_BM25, resolveRanking } from './options.js';
+export type {
+  FeedbackParams,
+  FieldName,
+  FieldParams,
+  ProximityParams,
+  RankingOptions,
+  RankingOverrides,
+  SearchDocument,
+} from './options.js';
+export { search } from './search.js';
+export type { SearchOptions, SearchResult } from './search.js';
+export { makeSnippet } from './snippet.js';
+export type { Highlight, Snippet, SnippetOptions } from './snippet.js';
+export { stemEnglish } from './stemmer.js';

@@ -1,0 +1,165 @@
+/**
+ * Snippets: the part of a document's plain text around the densest cluster of query terms, cut on
+ * word boundaries, with the character ranges of the matched words so a UI can highlight them.
+ * Pure and deterministic.
+ */
+
+import { analyzeQuery, analyzeTokens } from './analyzer.js';
+
+export interface SnippetOptions {
+  /** Longest snippet in characters, ellipses included (default 240, at least 40). */
+  maxLength?: number;
+  /** Keep question words in the query terms (default false: same terms the ranking uses). */
+  keepQuestionWords?: boolean;
+}
+
+export interface Highlight {
+  /** UTF-16 offsets into the snippet text, end exclusive. */
+  start: number;
+  end: number;
+}
+
+export interface Snippet {
+  /** The snippet, whitespace collapsed, with "…" where the text was cut. */
+  text: string;
+  /** Matched words in the snippet text, in order, not overlapping. */
+  highlights: Highlight[];
+  /** The matched words as they appear in the snippet (distinct, in order of first appearance). */
+  matchedWords: string[];
+}
+
+const ELLIPSIS = '…';
+const WS_RE = /\s+/g;
+
+/** Collapse runs of whitespace to one space and trim. */
+function collapse(text: string): string {
+  return text.replace(WS_RE, ' ').trim();
+}
+
+function termSet(query: string | readonly string[], keepQuestionWords: boolean): Set<string> {
+  if (typeof query === 'string') return new Set(analyzeQuery(query, !keepQuestionWords).map((q) => q.term));
+  return new Set(query);
+}
+
+interface Hit {
+  start: number;
+  end: number;
+  term: string;
+}
+
+/**
+ * Make a snippet of `text` for a query. `query` is the query text, or index terms (e.g. a search
+ * result's `matchedTerms`) to highlight exactly those.
+ *
+ * The window (at most maxLength characters) is the one covering the most distinct query terms,
+ * then the most matched words, then the earliest. It is widened to word boundaries inside the
+ * length budget and centred on its matches; "…" marks a cut at either end. With no match the
+ * snippet is the start of the text.
+ */
+export function makeSnippet(
+  text: string,
+  query: string | readonly string[],
+  options: SnippetOptions = {},
+): Snippet {
+  const maxLength = Math.max(40, Math.floor(options.maxLength ?? 240));
+  const clean = collapse(text);
+  const wanted = termSet(query, options.keepQuestionWords ?? false);
+
+  const hits: Hit[] = [];
+  if (wanted.size > 0) {
+    for (const t of analyzeTokens(clean)) {
+      if (!wanted.has(t.term)) continue;
+      const prev = hits[hits.length - 1];
+      // A compound's joined form spans its parts: keep one highlight per surface range.
+      if (prev && t.start < prev.end) {
+        if (t.end > prev.end) prev.end = t.end;
+        continue;
+      }
+      hits.push({ start: t.start, end: t.end, term: t.term });
+    }
+  }
+
+  if (clean.length <= maxLength) return finish(clean, 0, clean.length, hits);
+
+  // Budget for the window itself, leaving room for an ellipsis at both ends.
+  const budget = maxLength - 2;
+  let bestFrom = -1;
+  let bestTo = -1;
+  let bestDistinct = 0;
+  let bestCount = 0;
+  const counts = new Map<string, number>();
+  let lo = 0;
+  for (let hi = 0; hi < hits.length; hi++) {
+    const h = hits[hi] as Hit;
+    counts.set(h.term, (counts.get(h.term) ?? 0) + 1);
+    while (h.end - (hits[lo] as Hit).start > budget) {
+      const l = hits[lo] as Hit;
+      const n = (counts.get(l.term) as number) - 1;
+      if (n === 0) counts.delete(l.term);
+      else counts.set(l.term, n);
+      lo++;
+    }
+    const distinct = counts.size;
+    const count = hi - lo + 1;
+    if (distinct > bestDistinct || (distinct === bestDistinct && count > bestCount)) {
+      bestDistinct = distinct;
+      bestCount = count;
+      bestFrom = lo;
+      bestTo = hi;
+    }
+  }
+
+  let start: number;
+  let end: number;
+  // Matches must stay inside: [firstHit, lastHit) is never cut.
+  let firstHit = budget;
+  let lastHit = 0;
+  if (bestFrom < 0) {
+    start = 0;
+    end = budget;
+  } else {
+    firstHit = (hits[bestFrom] as Hit).start;
+    lastHit = (hits[bestTo] as Hit).end;
+    const spare = budget - (lastHit - firstHit);
+    // Some context before the first match, the rest after the last.
+    start = Math.max(0, firstHit - Math.min(Math.floor(spare / 3), 60));
+    end = Math.min(clean.length, start + budget);
+    if (end === clean.length) start = Math.max(0, end - budget);
+  }
+  // Move inwards to word boundaries.
+  if (start > 0 && clean[start - 1] !== ' ') {
+    const sp = clean.indexOf(' ', start);
+    start = sp >= 0 && sp < firstHit ? sp + 1 : Math.min(firstHit, end);
+  }
+  if (end < clean.length && clean[end] !== ' ') {
+    const sp = clean.lastIndexOf(' ', end);
+    const cut = sp >= lastHit && sp > start ? sp : lastHit;
+    // A single word longer than the budget is cut where it must be.
+    if (cut > start) end = cut;
+  }
+  return finish(clean, start, end, hits);
+}
+
+function finish(clean: string, start: number, end: number, hits: Hit[]): Snippet {
+  let body = clean.slice(start, end);
+  // Trim trailing punctuation before an ellipsis so it reads "word…" not "word,…".
+  if (end < clean.length) body = body.replace(/[\s,;:]+$/u, '');
+  const prefix = start > 0 ? ELLIPSIS : '';
+  const suffix = end < clean.length ? ELLIPSIS : '';
+  const text = prefix + body + suffix;
+  const highlights: Highlight[] = [];
+  const matchedWords: string[] = [];
+  const seen = new Set<string>();
+  for (const h of hits) {
+    if (h.start < start || h.end > start + body.length) continue;
+    const s = h.start - start + prefix.length;
+    const e = h.end - start + prefix.length;
+    highlights.push({ start: s, end: e });
+    const word = text.slice(s, e);
+    if (!seen.has(word)) {
+      seen.add(word);
+      matchedWords.push(word);
+    }
+  }
+  return { text, highlights, matchedWords };
+}
