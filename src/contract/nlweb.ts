@@ -9,6 +9,25 @@ export const NLWEB_VERSION = '0.55';
 export const DEFAULT_MAX_RESULTS = 10;
 /** Most results one answer carries; a larger `max_results` is treated as this. */
 export const MAX_RESULTS_LIMIT = 50;
+/** Passages of one page kept in one answer, so a long page cannot fill the whole list. */
+export const MAX_PASSAGES_PER_PAGE = 2;
+/** Longest `description` snippet of a result. */
+export const SNIPPET_LENGTH = 240;
+
+/** How /ask streams (fixed in production; tests shorten the timings). */
+export const ASK_STREAM_DEFAULTS = {
+  /** Interval of `: keep-alive` comments while a stream is open (at most 15 s). */
+  heartbeatMs: 15_000,
+  /** Resource items per `{"content": [...]}` event after the summary text. */
+  batchSize: 5,
+  /** A client that reads nothing for this long has its stream closed. */
+  drainTimeoutMs: 30_000,
+  /** Open streams in total; over it, answers go out as JSON. */
+  maxStreams: 500,
+  /** Open streams per client address (IPv6: per /64). */
+  maxStreamsPerClient: 10,
+} as const;
+
 /** Longest `conversation_id` echoed back. */
 export const MAX_CONVERSATION_ID_LENGTH = 200;
 

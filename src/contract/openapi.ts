@@ -1,6 +1,14 @@
 import type { TSchema } from '@sinclair/typebox';
 import { MARKETING_COMPONENTS, MAX_QUERY_LENGTH } from './schemas.js';
-import { NLWEB_COMPONENTS, NLWEB_VERSION } from './nlweb.js';
+import {
+  ASK_STREAM_DEFAULTS,
+  DEFAULT_MAX_RESULTS,
+  MAX_PASSAGES_PER_PAGE,
+  MAX_CONVERSATION_ID_LENGTH,
+  MAX_RESULTS_LIMIT,
+  NLWEB_COMPONENTS,
+  NLWEB_VERSION,
+} from './nlweb.js';
 import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
 
 export interface OpenApiOptions {
@@ -18,11 +26,6 @@ const jsonError = (description: string, example: Record<string, unknown>) => ({
   content: { 'application/json': { schema: ref('Error'), example } },
 });
 
-const nlwebBody = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: ref('NlWebResponse') } },
-});
-
 const FORM_AND_JSON = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
 const APPROVAL =
@@ -30,11 +33,15 @@ const APPROVAL =
   'approval for the exact data submitted before calling this operation.';
 
 const SSE_FRAMING =
-  'With streaming, the answer is `text/event-stream`: unnamed events whose `data:` line holds one JSON object ' +
-  '(one line). The first event is `{"_meta": {...}}` alone; each following event is `{"content": [...]}` with ' +
-  'one or more content items; the server then closes the stream. Lines starting with `:` are heartbeat ' +
-  'comments. Merging every `_meta` (first value wins) and concatenating every `content` array in order gives ' +
-  'exactly the JSON answer of the same request with streaming off (apart from `request_id`).';
+  'With streaming, the answer is `text/event-stream; charset=utf-8` (with `Cache-Control: no-cache` and ' +
+  '`X-Accel-Buffering: no`): unnamed events, each one `data: ` line holding one JSON object on one line, ' +
+  'then a blank line. The first event is `{"_meta": {...}}` alone; the next is `{"content": [<the text ' +
+  'item>]}`; each following event is `{"content": [...]}` with up to ' +
+  String(ASK_STREAM_DEFAULTS.batchSize) +
+  ' resource items; the server then closes the stream. Lines starting with `:` (`: keep-alive`, at least ' +
+  `every ${ASK_STREAM_DEFAULTS.heartbeatMs / 1000} s while the stream is open) are heartbeat comments. ` +
+  'Merging every `_meta` (first value wins) and concatenating every `content` array in order gives exactly ' +
+  'the JSON answer of the same request with streaming off (apart from `request_id`).';
 
 function bodyLimitNote(limit: number): string {
   return (
@@ -71,6 +78,121 @@ function marketingErrors(limit: number) {
       message: 'The request could not be completed (reference 5f0c…).',
       resolution: 'Nothing was stored. Try again in a moment; if it keeps failing, contact the site owner.',
     }),
+  };
+}
+
+const ASK_BEHAVIOUR =
+  'Each answer is an NLWeb 0.55 response: a `text` item summarising it, then one `resource` item per result ' +
+  '(best first; `resource.data` is one `AskResult` object; at most ' +
+  String(MAX_PASSAGES_PER_PAGE) +
+  ' passages of one page). The same content and query always give the same answer, byte for byte, apart ' +
+  'from `_meta.request_id`. A query with nothing searchable in it (only very common words or punctuation) is ' +
+  'answered 200 with `response_type` `Elicitation` and a text asking what to search for; a query that matches ' +
+  'nothing is an `Answer` whose only item is a text suggesting how to rephrase. Readable from any origin: ' +
+  'every answer, error and stream carries `Access-Control-Allow-Origin: *`.';
+
+const ASK_STREAMING = (on: string, off: string) =>
+  `Streaming is chosen by ${on}, or, when the request does not say, by an Accept header that ranks ` +
+  '`text/event-stream` above `application/json` (what a browser EventSource sends); ' +
+  `${off} always gives JSON. When too many streams are open (${ASK_STREAM_DEFAULTS.maxStreams} in all, ` +
+  `${ASK_STREAM_DEFAULTS.maxStreamsPerClient} per client address or IPv6 /64), the same answer is sent as ` +
+  'one JSON body instead.';
+
+const ASK_ERRORS =
+  'Errors are NLWeb responses with `response_type` `Elicitation` and one text item saying what to fix: 400 ' +
+  'for a missing or blank query, a query over 1000 characters, an invalid parameter or body, or invalid JSON. ' +
+  'CORS preflight: `OPTIONS /ask` answers 204 with `Access-Control-Allow-Methods: GET, POST, OPTIONS`, ' +
+  '`Access-Control-Allow-Headers: Content-Type, Accept` and `Access-Control-Max-Age: 86400`; no credentials.';
+
+const CORS_HEADER = {
+  'Access-Control-Allow-Origin': { description: 'Always `*`.', schema: { type: 'string', const: '*' } },
+};
+
+const nlwebExample = (responseType: 'Answer' | 'Elicitation', text: string) => ({
+  _meta: {
+    response_type: responseType,
+    version: NLWEB_VERSION,
+    request_id: '0b6f0c1e-5d4a-4c2e-9a55-2f1d3c4b5a69',
+  },
+  content: [{ type: 'text', text }],
+});
+
+function askResponses(post: boolean, limit = 0) {
+  const error = (description: string, example: Record<string, unknown>) => ({
+    description,
+    headers: CORS_HEADER,
+    content: { 'application/json': { schema: ref('NlWebResponse'), example } },
+  });
+  return {
+    '200': {
+      description:
+        'NLWeb answer (`Answer`, or `Elicitation` when the query has nothing searchable in it), as JSON or as ' +
+        'an event stream.',
+      headers: CORS_HEADER,
+      content: {
+        'application/json': {
+          schema: ref('NlWebResponse'),
+          example: {
+            _meta: {
+              response_type: 'Answer',
+              version: NLWEB_VERSION,
+              request_id: '0b6f0c1e-5d4a-4c2e-9a55-2f1d3c4b5a69',
+            },
+            content: [
+              {
+                type: 'text',
+                text: 'Found 1 result for “data encryption” on Example. Top result: Security — Encryption (https://www.example.com/security#encryption).',
+              },
+              {
+                type: 'resource',
+                resource: {
+                  uri: 'https://www.example.com/security#encryption',
+                  mimeType: 'text/html',
+                  data: {
+                    '@type': 'WebPage',
+                    url: 'https://www.example.com/security#encryption',
+                    name: 'Security — Encryption',
+                    description: 'Data at rest is encrypted with AES-256…',
+                    site: 'www.example.com',
+                    score: 7.412093,
+                    dateModified: '2025-06-01',
+                    keywords: ['security'],
+                    matchedTerms: ['data', 'encrypt'],
+                    matchedWords: ['Data', 'encrypted'],
+                    highlights: [
+                      { start: 0, end: 4 },
+                      { start: 16, end: 25 },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        },
+        'text/event-stream': { schema: { type: 'string', description: SSE_FRAMING } },
+      },
+    },
+    '400': error(
+      post
+        ? 'The query is missing, blank or longer than 1000 characters, the body is not valid JSON or does not ' +
+            'match AskRequest, or the content type is not application/json.'
+        : 'The query is missing, blank or longer than 1000 characters, or a parameter is invalid.',
+      nlwebExample(
+        'Elicitation',
+        'What would you like to search for? The query is missing or blank. Send your question as `?query=your+question` (GET /ask) or as {"query": {"text": "your question"}} (POST /ask).',
+      ),
+    ),
+    ...(post
+      ? {
+          '413': error(
+            `The body is larger than ${limit} bytes.`,
+            nlwebExample(
+              'Elicitation',
+              `The request body is larger than the limit of ${limit} bytes. Send a body of at most ${limit} bytes; every field's own length limit is in /openapi.json.`,
+            ),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -178,55 +300,82 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           operationId: 'searchPublicContent',
           tags: ['Discovery'],
           summary: 'Search the public pages (NLWeb)',
-          description:
-            'Deterministic, read-only lexical retrieval over the public pages and documentation. ' +
-            `Streaming is chosen by \`streaming=true\`, or by an Accept header preferring text/event-stream ` +
-            `(what a browser EventSource sends) unless \`streaming=false\` is given. ${SSE_FRAMING}`,
+          description: `Deterministic, read-only lexical retrieval over the public pages and documentation. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`streaming=true`', '`streaming=false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS}\n\nOther query parameters NLWeb clients send (\`prev\`, \`query_id\`, \`last_ans\`, \`generate_mode\`, …) are accepted and ignored.`,
           security: [],
           parameters: [
             {
               name: 'query',
               in: 'query',
               required: true,
-              description: 'Natural-language question.',
-              schema: { type: 'string', maxLength: MAX_QUERY_LENGTH },
+              description:
+                'Natural-language question: at most 1000 characters (Unicode code points), not blank. Sent once.',
+              schema: { type: 'string', maxLength: MAX_QUERY_LENGTH, pattern: '\\S' },
+              example: 'How is customer data encrypted?',
             },
             {
               name: 'streaming',
               in: 'query',
               required: false,
-              description: 'When true, the response is delivered as Server-Sent Events.',
+              description:
+                'When true, the response is delivered as Server-Sent Events; false always gives JSON. `true`, ' +
+                '`false` (any case), `1` and `0` are accepted; any other value is a 400. When absent, the ' +
+                'Accept header decides (see above).',
               schema: { type: 'boolean', default: false },
             },
-          ],
-          responses: {
-            '200': {
-              description: 'NLWeb answer.',
-              content: {
-                'application/json': { schema: ref('NlWebResponse') },
-                'text/event-stream': { schema: { type: 'string', description: SSE_FRAMING } },
-              },
+            {
+              name: 'max_results',
+              in: 'query',
+              required: false,
+              description:
+                `Most results wanted, a whole number of at least 1 (default ${DEFAULT_MAX_RESULTS}). Values above ` +
+                `${MAX_RESULTS_LIMIT} are treated as ${MAX_RESULTS_LIMIT}; 0, negative or non-numeric values are a 400.`,
+              schema: { type: 'integer', minimum: 1, default: DEFAULT_MAX_RESULTS },
             },
-            '400': nlwebBody('The query is missing or longer than 1000 characters.'),
-          },
+            {
+              name: 'mode',
+              in: 'query',
+              required: false,
+              description: 'Only `list` (ranked results); any other mode is a 400.',
+              schema: { type: 'string', enum: ['list'], default: 'list' },
+            },
+            {
+              name: 'site',
+              in: 'query',
+              required: false,
+              description:
+                'Site scope, accepted (once or repeated) and ignored: this endpoint searches its own site.',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'conversation_id',
+              in: 'query',
+              required: false,
+              description: 'Echoed in `_meta.conversation_id` of the answer.',
+              schema: { type: 'string', maxLength: MAX_CONVERSATION_ID_LENGTH },
+            },
+          ],
+          responses: askResponses(false),
         },
         post: {
           operationId: 'queryPublicContent',
           tags: ['Discovery'],
           summary: 'Query the public pages (NLWeb request body)',
-          description: `Read-only; returns grounded public-page matches. ${SSE_FRAMING}`,
+          description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`context\` and \`query.site\` are accepted and not used.`,
           security: [],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('AskRequest') } } },
-          responses: {
-            '200': {
-              description: 'NLWeb answer.',
-              content: {
-                'application/json': { schema: ref('NlWebResponse') },
-                'text/event-stream': { schema: { type: 'string', description: SSE_FRAMING } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('AskRequest'),
+                example: {
+                  query: { text: 'How is customer data encrypted?', site: 'www.example.com' },
+                  prefer: { streaming: false, mode: 'list', max_results: 5 },
+                  meta: { conversation_id: 'conv-42' },
+                },
               },
             },
-            '400': nlwebBody('The query is missing or longer than 1000 characters, or the body is invalid.'),
           },
+          responses: askResponses(true, limit),
         },
       },
     },

@@ -2,7 +2,7 @@
  * The NLWeb /ask room: request parsing, the deterministic answer built from the site's search
  * index, and the Server-Sent Events writer the route streams with.
  */
-export { createAskService, DEFAULT_STREAMING, MAX_PASSAGES_PER_PAGE, SNIPPET_LENGTH } from './service.js';
+export { createAskService, DEFAULT_STREAMING } from './service.js';
 export type { AskService, AskServiceOptions, StreamingOptions } from './service.js';
 export {
   acceptPrefersEventStream,

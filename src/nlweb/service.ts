@@ -1,5 +1,10 @@
 import type { AskResult, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
-import { NLWEB_VERSION } from '../contract/index.js';
+import {
+  ASK_STREAM_DEFAULTS,
+  MAX_PASSAGES_PER_PAGE,
+  NLWEB_VERSION,
+  SNIPPET_LENGTH,
+} from '../contract/index.js';
 import type { Page, Passage, Site } from '../content/index.js';
 import {
   analyzeQuery,
@@ -13,27 +18,14 @@ import {
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
 
-/** Passages of one page kept in one answer, so a long page cannot fill the whole list. */
-export const MAX_PASSAGES_PER_PAGE = 2;
-/** Longest `description` snippet. */
-export const SNIPPET_LENGTH = 240;
-
+/** See ASK_STREAM_DEFAULTS for the meaning and production value of each. */
 export interface StreamingOptions extends StreamLimits {
-  /** Interval of `: keep-alive` comments while a stream is open (at most 15 s). */
   heartbeatMs: number;
-  /** Results per `{"content": [...]}` event after the summary text. */
   batchSize: number;
-  /** A client that reads nothing for this long has its stream closed. */
   drainTimeoutMs: number;
 }
 
-export const DEFAULT_STREAMING: StreamingOptions = {
-  heartbeatMs: 15_000,
-  batchSize: 5,
-  drainTimeoutMs: 30_000,
-  maxStreams: 500,
-  maxStreamsPerClient: 10,
-};
+export const DEFAULT_STREAMING: StreamingOptions = { ...ASK_STREAM_DEFAULTS };
 
 export interface AskServiceOptions {
   streaming?: Partial<StreamingOptions>;

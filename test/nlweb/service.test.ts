@@ -3,16 +3,12 @@ import type { Site } from '../../src/content/index.js';
 import {
   AskResultSchema,
   createValidator,
+  MAX_PASSAGES_PER_PAGE,
   type AskResult,
   type NlWebContentItem,
   type NlWebResponse,
 } from '../../src/contract/index.js';
-import {
-  createAskService,
-  MAX_PASSAGES_PER_PAGE,
-  type AskQuery,
-  type AskService,
-} from '../../src/nlweb/index.js';
+import { createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
 import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
 
 const validateResult = createValidator(AskResultSchema);
