@@ -165,7 +165,10 @@ export async function createSubmissionService(
       return { record, delivered: record.delivery?.state === 'delivered' };
     }
 
-    logger.info({ submissionId: record.id, kind, provider: record.provider }, 'submission stored');
+    logger.info(
+      { submissionId: record.id, kind, provider: record.provider, requestId: meta.requestId },
+      'submission stored',
+    );
     if (!route.delivering) {
       logger.info(
         { submissionId: record.id, kind, provider: record.provider },

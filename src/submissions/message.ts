@@ -30,13 +30,12 @@ const EVENT_TYPES: Record<SubmissionKind, string> = {
   suggestion: 'suggestion.created',
 };
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+
 /** Control characters would let a value start a new header line or confuse a terminal. */
 export function singleLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return value.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
 }
 
 export function escapeHtml(value: string): string {

@@ -5,7 +5,7 @@ import type { SubmissionStore } from './types.js';
 
 export type * from './types.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
-export { openSqliteStore } from './sqlite.js';
+export { openSqliteStore, type SqliteSubmissionStore } from './sqlite.js';
 
 /** Opens the store the configuration names: SQLite under DATA_DIR, or PostgreSQL with DATABASE_URL. */
 export async function openSubmissionStore(database: DatabaseConfig): Promise<SubmissionStore> {

@@ -59,7 +59,12 @@ CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_a
  * BEGIN IMMEDIATE transactions, so a second process on the same file (the CLI's retry) waits for
  * the lock instead of failing half-way.
  */
-export function openSqliteStore(file: string): SubmissionStore {
+export interface SqliteSubmissionStore extends SubmissionStore {
+  /** The settings read back from the connection, so a test can prove them. */
+  readonly durability: { journalMode: string; synchronous: number };
+}
+
+export function openSqliteStore(file: string): SqliteSubmissionStore {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -172,6 +177,11 @@ export function openSqliteStore(file: string): SubmissionStore {
 
   return {
     kind: 'sqlite',
+    durability: {
+      journalMode: String(db.pragma('journal_mode', { simple: true })),
+      // 2 = FULL
+      synchronous: Number(db.pragma('synchronous', { simple: true })),
+    },
     insert: async (submission, duplicateSinceMs) => insert.immediate(submission, duplicateSinceMs),
     claimDue: async ({ nowMs, limit, leaseUntilMs, leaseToken }) =>
       claim.immediate(nowMs, limit, leaseUntilMs, leaseToken),

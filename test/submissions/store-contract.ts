@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewSubmission, SubmissionStore } from '../../src/submissions/store/index.js';
+
+/** Opens stores on one backing database (each call a new connection to the same data). */
+export interface StoreFactory {
+  open(): Promise<SubmissionStore>;
+  /** Drops the backing database. */
+  destroy(): Promise<void>;
+}
+
+const T0 = Date.UTC(2026, 2, 1, 8, 0, 0);
+
+export function newSubmission(overrides: Partial<NewSubmission> = {}): NewSubmission {
+  const id = randomUUID();
+  return {
+    id,
+    kind: 'lead',
+    receivedAtMs: T0,
+    provider: 'crm',
+    fields: { name: 'Zoë “Quote” O’Neil', email: `${id}@example.com`, message: 'line one\nline two ✓' },
+    requestId: randomUUID(),
+    clientIp: '203.0.113.7',
+    userAgent: 'test-agent',
+    idempotencyKey: null,
+    fingerprint: `fp-${id}`,
+    requestHash: `hash-${id}`,
+    outbox: { provider: 'crm', leaseToken: `inline-${id}`, leaseUntilMs: T0 + 1_000 },
+    ...overrides,
+  };
+}
+
+/**
+ * The meaning every store must have, run against SQLite (core suite) and PostgreSQL (services
+ * suite) with the same body.
+ */
+export function describeStoreContract(name: string, factory: () => Promise<StoreFactory>): void {
+  describe(`${name} store contract`, () => {
+    let backing: StoreFactory;
+    let store: SubmissionStore;
+    beforeAll(async () => {
+      backing = await factory();
+      store = await backing.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await backing?.destroy();
+    });
+
+    const fresh = async (overrides: Partial<NewSubmission> = {}) => {
+      const outcome = await store.insert(newSubmission(overrides), 0);
+      expect(outcome.status).toBe('created');
+      if (outcome.status !== 'created') throw new Error('not created');
+      return outcome.record;
+    };
+
+    it('stores a submission with its outbox row, leased to the in-request attempt', async () => {
+      const submission = newSubmission({ receivedAtMs: T0 });
+      const outcome = await store.insert(submission, T0 - 600_000);
+      expect(outcome).toMatchObject({ status: 'created' });
+      const record = await store.get(submission.id);
+      expect(record).toEqual({
+        id: submission.id,
+        kind: 'lead',
+        receivedAtMs: T0,
+        provider: 'crm',
+        fields: submission.fields,
+        requestId: submission.requestId,
+        clientIp: '203.0.113.7',
+        userAgent: 'test-agent',
+        idempotencyKey: null,
+        fingerprint: submission.fingerprint,
+        requestHash: submission.requestHash,
+        delivery: {
+          provider: 'crm',
+          state: 'pending',
+          attempts: 1,
+          nextAttemptAtMs: T0,
+          lastError: null,
+          deliveredAtMs: null,
+        },
+      });
+      // Leased: no worker may take it while the in-request attempt runs.
+      const during = await store.claimDue({
+        nowMs: T0 + 500,
+        limit: 100,
+        leaseUntilMs: T0 + 5_000,
+        leaseToken: 'w1',
+      });
+      expect(during.map((claim) => claim.submission.id)).not.toContain(submission.id);
+      expect(
+        await store.complete(submission.id, submission.outbox!.leaseToken, {
+          outcome: 'delivered',
+          atMs: T0 + 10,
+        }),
+      ).toBe(true);
+      expect((await store.get(submission.id))!.delivery).toMatchObject({
+        state: 'delivered',
+        deliveredAtMs: T0 + 10,
+      });
+    });
+
+    it('stores a submission without delivery and no outbox row', async () => {
+      const record = await fresh({ provider: 'mailto', outbox: null });
+      expect(record.delivery).toBeNull();
+      expect(record.provider).toBe('mailto');
+      const none = await store.list({ state: 'none', limit: 1_000 });
+      expect(none.map((r) => r.id)).toContain(record.id);
+      const claimed = await store.claimDue({
+        nowMs: T0 + 10_000_000,
+        limit: 1_000,
+        leaseUntilMs: T0 + 10_000_100,
+        leaseToken: 'x',
+      });
+      expect(claimed.map((c) => c.submission.id)).not.toContain(record.id);
+      for (const claim of claimed)
+        await store.complete(claim.submission.id, 'x', { outcome: 'delivered', atMs: T0 });
+    });
+
+    it('matches identical content inside the window and stores it again after', async () => {
+      const fingerprint = `fp-${randomUUID()}`;
+      const original = await fresh({ fingerprint, receivedAtMs: T0 });
+      const repeat = await store.insert(
+        newSubmission({ fingerprint, receivedAtMs: T0 + 1_000 }),
+        T0 + 1_000 - 600_000,
+      );
+      expect(repeat).toMatchObject({ status: 'duplicate', record: { id: original.id } });
+      const later = await store.insert(
+        newSubmission({ fingerprint, receivedAtMs: T0 + 700_000 }),
+        T0 + 100_000,
+      );
+      expect(later.status).toBe('created');
+    });
+
+    it('replays a reused Idempotency-Key with the same body and refuses it with another', async () => {
+      const key = `key-${randomUUID()}`;
+      const original = await fresh({ idempotencyKey: key, requestHash: 'same' });
+      const replay = await store.insert(newSubmission({ idempotencyKey: key, requestHash: 'same' }), 0);
+      expect(replay).toMatchObject({ status: 'replay', record: { id: original.id, idempotencyKey: key } });
+      const conflict = await store.insert(newSubmission({ idempotencyKey: key, requestHash: 'other' }), 0);
+      expect(conflict).toEqual({ status: 'key-conflict' });
+      // The same key on the other endpoint is another key.
+      const otherKind = await store.insert(
+        newSubmission({ idempotencyKey: key, kind: 'suggestion', requestHash: 'other' }),
+        0,
+      );
+      expect(otherKind.status).toBe('created');
+    });
+
+    it('leases due rows once, counts attempts, and ignores results from a lost lease', async () => {
+      const record = await fresh({
+        outbox: { provider: 'log', leaseToken: 'inline', leaseUntilMs: T0 + 100 },
+      });
+      expect(
+        await store.complete(record.id, 'inline', {
+          outcome: 'retry',
+          errorClass: 'http_503',
+          nextAttemptAtMs: T0 + 5_000,
+          atMs: T0 + 50,
+        }),
+      ).toBe(true);
+      const early = await store.claimDue({
+        nowMs: T0 + 4_999,
+        limit: 1_000,
+        leaseUntilMs: T0 + 9_999,
+        leaseToken: 'early',
+      });
+      expect(early.map((c) => c.submission.id)).not.toContain(record.id);
+      for (const claim of early)
+        await store.complete(claim.submission.id, 'early', { outcome: 'delivered', atMs: T0 });
+      expect((await store.get(record.id))!.delivery).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastError: 'http_503',
+        nextAttemptAtMs: T0 + 5_000,
+      });
+
+      const [claim] = (
+        await store.claimDue({ nowMs: T0 + 5_000, limit: 1_000, leaseUntilMs: T0 + 6_000, leaseToken: 'a' })
+      ).filter((c) => c.submission.id === record.id);
+      expect(claim).toMatchObject({
+        provider: 'log',
+        attempt: 2,
+        leaseToken: 'a',
+        submission: { id: record.id, fields: record.fields },
+      });
+      // Still leased: a second worker does not get it.
+      const second = await store.claimDue({
+        nowMs: T0 + 5_500,
+        limit: 1_000,
+        leaseUntilMs: T0 + 7_000,
+        leaseToken: 'b',
+      });
+      expect(second.map((c) => c.submission.id)).not.toContain(record.id);
+      // The lease ran out and another worker took the row: the first worker's result is refused.
+      const taken = (
+        await store.claimDue({ nowMs: T0 + 6_001, limit: 1_000, leaseUntilMs: T0 + 8_000, leaseToken: 'c' })
+      ).filter((c) => c.submission.id === record.id);
+      expect(taken).toHaveLength(1);
+      expect(taken[0]!.attempt).toBe(3);
+      expect(await store.complete(record.id, 'a', { outcome: 'delivered', atMs: T0 + 6_002 })).toBe(false);
+      expect(
+        await store.complete(record.id, 'c', { outcome: 'dead', errorClass: 'http_400', atMs: T0 + 6_003 }),
+      ).toBe(true);
+      expect((await store.get(record.id))!.delivery).toEqual({
+        provider: 'log',
+        state: 'dead',
+        attempts: 3,
+        nextAttemptAtMs: null,
+        lastError: 'http_400',
+        deliveredAtMs: null,
+      });
+      // A finished row is never completed again.
+      expect(await store.complete(record.id, 'c', { outcome: 'delivered', atMs: T0 + 7_000 })).toBe(false);
+    });
+
+    it('requeues dead rows with a fresh attempt budget and says why others were not', async () => {
+      const dead = await fresh({ outbox: { provider: 'crm', leaseToken: 'l1', leaseUntilMs: T0 + 1 } });
+      await store.complete(dead.id, 'l1', { outcome: 'dead', errorClass: 'http_410', atMs: T0 + 1 });
+      const delivered = await fresh({ outbox: { provider: 'crm', leaseToken: 'l2', leaseUntilMs: T0 + 1 } });
+      await store.complete(delivered.id, 'l2', { outcome: 'delivered', atMs: T0 + 1 });
+      const unrouted = await fresh({ provider: 'server-log', kind: 'suggestion', outbox: null });
+      const results = await store.requeue([dead.id, delivered.id, unrouted.id, 'no-such-id'], T0 + 100);
+      expect(results).toEqual([
+        { id: dead.id, requeued: true },
+        { id: delivered.id, requeued: false, reason: 'delivered' },
+        { id: unrouted.id, requeued: false, reason: 'no-delivery' },
+        { id: 'no-such-id', requeued: false, reason: 'unknown' },
+      ]);
+      expect((await store.get(dead.id))!.delivery).toMatchObject({
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAtMs: T0 + 100,
+        lastError: 'http_410',
+      });
+
+      const again = await fresh({ outbox: { provider: 'crm', leaseToken: 'l3', leaseUntilMs: T0 + 1 } });
+      await store.complete(again.id, 'l3', { outcome: 'dead', errorClass: 'smtp_550', atMs: T0 + 1 });
+      const all = await store.requeueAllDead(T0 + 200);
+      expect(all).toContain(again.id);
+      expect(await store.list({ state: 'dead', limit: 1_000 })).toEqual([]);
+    });
+
+    it('lists newest first, filtered by state and kind, up to a limit', async () => {
+      const base = T0 + 50_000_000;
+      const a = await fresh({
+        receivedAtMs: base + 1,
+        kind: 'suggestion',
+        provider: 'server-log',
+        outbox: null,
+      });
+      const b = await fresh({ receivedAtMs: base + 2, kind: 'lead' });
+      const c = await fresh({ receivedAtMs: base + 3, kind: 'suggestion', provider: 'crm' });
+      const newest = await store.list({ limit: 3 });
+      expect(newest.map((r) => r.id)).toEqual([c.id, b.id, a.id]);
+      expect((await store.list({ limit: 2, kind: 'suggestion' })).map((r) => r.id)).toEqual([c.id, a.id]);
+      expect((await store.list({ limit: 1, kind: 'suggestion', state: 'pending' })).map((r) => r.id)).toEqual(
+        [c.id],
+      );
+      expect((await store.list({ limit: 1, state: 'none' })).map((r) => r.id)).toEqual([a.id]);
+    });
+
+    it('never hands one row to two concurrent claimers', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 40; i += 1) {
+        const record = await fresh({
+          receivedAtMs: T0 + 80_000_000 + i,
+          outbox: { provider: 'log', leaseToken: 'i', leaseUntilMs: 0 },
+        });
+        ids.add(record.id);
+      }
+      const now = T0 + 90_000_000;
+      const batches = await Promise.all(
+        Array.from({ length: 6 }, (_, n) =>
+          store.claimDue({ nowMs: now, limit: 10, leaseUntilMs: now + 60_000, leaseToken: `w${n}` }),
+        ),
+      );
+      const claimed = batches
+        .flat()
+        .map((c) => c.submission.id)
+        .filter((id) => ids.has(id));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.length).toBe(40);
+    });
+
+    it('keeps everything across a reopen', async () => {
+      const record = await fresh();
+      const reopened = await backing.open();
+      try {
+        expect(await reopened.get(record.id)).toEqual(record);
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+}
