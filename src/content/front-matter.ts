@@ -3,7 +3,7 @@
  * read the keys the site understands. Every problem carries the line in the file.
  */
 
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import { collapseWhitespace } from './markdown.js';
 
 export interface LineProblem {
@@ -85,7 +85,7 @@ export function splitFrontMatter(text: string): SplitFile {
   const document = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
   for (const error of document.errors)
     split.problems.push({
-      line: fileLine(error.pos[0]),
+      line: fileLine(errorPosition(document.contents, error.pos[0])),
       message: `front matter is not valid YAML: ${firstSentence(error.message)}`,
       severity: 'error',
     });
@@ -128,6 +128,21 @@ export function splitFrontMatter(text: string): SplitFile {
   }
   split.data = value as Record<string, unknown>;
   return split;
+}
+
+/**
+ * Where to point for a YAML error. The parser notices an unclosed quote or bracket only where the
+ * value ends, often lines later; the mistake is on the line of the key whose value never closed.
+ */
+function errorPosition(contents: unknown, position: number): number {
+  if (!isMap(contents)) return position;
+  for (const pair of contents.items) {
+    const keyStart = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+    const valueEnd = isNode(pair.value) ? pair.value.range?.[1] : undefined;
+    if (keyStart !== undefined && valueEnd !== undefined && keyStart < position && position === valueEnd)
+      return keyStart;
+  }
+  return position;
 }
 
 function firstSentence(message: string): string {

@@ -1,0 +1,63 @@
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { loadSite, type ContentProblem } from '../content/index.js';
+
+const USAGE = `Usage: frontdoor check [--content DIR] [--strict]
+
+Loads the content folder (default: CONTENT_DIR, else the bundled sample site) and prints every
+problem as file:line: severity: message.
+
+  --content DIR   the folder to check
+  --strict        fail on warnings too
+
+Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 wrong usage.
+`;
+
+/** `frontdoor check`: what an author runs before publishing, and what CI runs on every change. */
+export async function runCheck(args: string[]): Promise<number> {
+  let contentDir: string | null = null;
+  let strict = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--content' || arg.startsWith('--content=')) {
+      const value = arg === '--content' ? args[(i += 1)] : arg.slice('--content='.length);
+      if (value === undefined || value === '') return usageError('--content needs a folder');
+      contentDir = resolve(value);
+    } else if (arg === '--strict') strict = true;
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(USAGE);
+      return 0;
+    } else return usageError(`unknown argument "${arg}"`);
+  }
+  contentDir ??= loadConfig().contentDir;
+
+  const { site, problems } = await loadSite(contentDir);
+  const shown = displayPath(contentDir);
+  for (const problem of problems) process.stdout.write(`${formatProblem(shown, problem)}\n`);
+  const errors = problems.filter((problem) => problem.severity === 'error').length;
+  const warnings = problems.length - errors;
+  process.stdout.write(
+    `${shown}: ${site.pages.length} ${site.pages.length === 1 ? 'page' : 'pages'} loaded, ` +
+      `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}\n`,
+  );
+  return errors > 0 || (strict && warnings > 0) ? 1 : 0;
+}
+
+/** `content/solutions/cros.md:12: warning: …`, the form editors and CI annotate. */
+export function formatProblem(contentDirShown: string, problem: ContentProblem): string {
+  const file = problem.file === '.' ? contentDirShown : join(contentDirShown, problem.file);
+  const location = problem.line === null ? file : `${file}:${problem.line}`;
+  return `${location}: ${problem.severity}: ${problem.message}`;
+}
+
+/** Relative to the working directory when inside it, so the paths are short and clickable. */
+function displayPath(folder: string): string {
+  const fromCwd = relative(process.cwd(), folder);
+  if (fromCwd === '') return '.';
+  return fromCwd.startsWith('..') || isAbsolute(fromCwd) ? folder : fromCwd;
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`frontdoor check: ${message}\n\n${USAGE}`);
+  return 2;
+}

@@ -1,0 +1,464 @@
+import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSite, markdownOf, type ContentProblem } from '../../src/content/index.js';
+import { contentFolder, SITE_YAML } from './helpers.js';
+
+const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
+
+/** Problems as `file:line: severity` plus the message, for readable assertions. */
+function located(problems: ContentProblem[]): string[] {
+  return problems.map((problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`);
+}
+
+describe('loadSite: URLs and pages', () => {
+  it('maps files to URLs, index.md to its folder, and sorts pages by URL byte order', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'index.md': '# Home\n\nWelcome.\n',
+      'solutions/index.md': '# Solutions\n\nAll of them.\n',
+      'solutions/cros.md': '# CROs\n\nFor CROs.\n',
+      'solutions/cros/study-start-up.md': '# Study start-up\n\nFast.\n',
+      'Zeta.md': '# Zeta\n\nUpper case sorts first.\n',
+      'émoji.md': '# Accent\n\nAfter ASCII.\n',
+      '_drafts/secret.md': '# Secret\n\nNot a page.\n',
+      '_partial.md': '# Partial\n\nNot a page.\n',
+      '.hidden/page.md': '# Hidden\n\nNot a page.\n',
+      'notes.txt': 'ignored',
+      'logo.svg': '<svg/>',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(problems).toEqual([]);
+    expect(site.pages.map((p) => p.url)).toEqual([
+      '/',
+      '/Zeta',
+      '/solutions/',
+      '/solutions/cros',
+      '/solutions/cros/study-start-up',
+      '/émoji',
+    ]);
+    expect(site.pages.map((p) => p.sourcePath)).toEqual([
+      'index.md',
+      'Zeta.md',
+      'solutions/index.md',
+      'solutions/cros.md',
+      'solutions/cros/study-start-up.md',
+      'émoji.md',
+    ]);
+    expect([...site.byUrl.keys()]).toEqual(site.pages.map((p) => p.url));
+    expect(site.byUrl.get('/solutions/cros')?.title).toBe('CROs');
+    expect(site.info.name).toBe('Example');
+    expect(site.info.sameAs).toEqual(['https://www.linkedin.com/company/example']);
+    expect(site.info.foundingYear).toBe(2019);
+  });
+
+  it('reads every front matter key and keeps the unknown ones', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'security.md': page(
+        [
+          'title: "Security at Example"',
+          'description: >-',
+          '  How we keep',
+          '  data safe.',
+          'date: 2025-03-03',
+          'updated: 2026-01-15',
+          'tags: [security, hosting, security]',
+          'nav: 3',
+          'order: 1.5',
+          'form: demo',
+          'hero: shield.svg',
+        ].join('\n'),
+        '# Also a heading\n\nBody text.\n',
+      ),
+    });
+    const { site, problems } = await loadSite(root);
+    expect(problems).toEqual([]);
+    const security = site.byUrl.get('/security')!;
+    expect(security).toMatchObject({
+      title: 'Security at Example',
+      description: 'How we keep data safe.',
+      date: '2025-03-03',
+      lastModified: '2026-01-15',
+      tags: ['security', 'hosting'],
+      nav: 3,
+      order: 1.5,
+      form: 'demo',
+    });
+    expect(security.frontMatter.hero).toBe('shield.svg');
+    // With a front-matter title, a body h1 stays, as a section heading.
+    expect(security.headings).toEqual([{ level: 2, text: 'Also a heading', anchor: 'also-a-heading' }]);
+    expect(security.html).toContain('<h2 id="also-a-heading">Also a heading</h2>');
+    expect(security.markdown).toBe('# Also a heading\n\nBody text.\n');
+  });
+
+  it('takes lastModified from updated, else date, else the file time (UTC day)', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'dated.md': page('title: Dated\ndate: 2024-02-29'),
+      'plain.md': '# Plain\n\nNo dates.\n',
+    });
+    utimesSync(join(root, 'plain.md'), new Date('2023-05-06T23:30:00Z'), new Date('2023-05-06T23:30:00Z'));
+    const { site } = await loadSite(root);
+    expect(site.byUrl.get('/dated')).toMatchObject({ date: '2024-02-29', lastModified: '2024-02-29' });
+    expect(site.byUrl.get('/plain')).toMatchObject({ date: null, lastModified: '2023-05-06' });
+  });
+
+  it('derives title and description from the body when there is no front matter', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'tools/grep.md': '# grep\n\n> Find patterns in files.\n> More information: <https://example.com/grep>.\n\n- Search a file:\n\n`grep {{pattern}} {{path}}`\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(problems).toEqual([]);
+    const grep = site.byUrl.get('/tools/grep')!;
+    expect(grep.title).toBe('grep');
+    expect(grep.description).toBe('Find patterns in files. More information: https://example.com/grep.');
+    expect(grep.markdown.startsWith('> Find patterns')).toBe(true);
+    expect(grep.html).not.toContain('<h1');
+    expect(grep.html).not.toContain('>grep</h');
+    // The description came from the body, so the twin does not repeat it.
+    expect(markdownOf(grep)).toBe(
+      '# grep\n\n> Find patterns in files.\n> More information: <https://example.com/grep>.\n\n- Search a file:\n\n`grep {{pattern}} {{path}}`\n',
+    );
+  });
+
+  it('builds the Markdown twin with the front-matter description as a quote', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'a.md': page('title: A page\ndescription: What A is about.', '\n\nBody of A.\n\n## Part\n\nMore.\n\n'),
+      'b.md': page('title: B page\ndescription: Only a title and a description.', ''),
+    });
+    const { site } = await loadSite(root);
+    expect(markdownOf(site.byUrl.get('/a')!)).toBe('# A page\n\n> What A is about.\n\nBody of A.\n\n## Part\n\nMore.\n');
+    expect(markdownOf(site.byUrl.get('/b')!)).toBe('# B page\n\n> Only a title and a description.\n');
+  });
+
+  it('splits pages into passages with keys and heading paths, keeping one for an empty page', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'guide.md': page(
+        'title: Guide\ndescription: The guide.',
+        [
+          'Lead text.',
+          '',
+          '# Body h1',
+          '',
+          'Under the h1.',
+          '',
+          '## Setup',
+          '### Install',
+          '',
+          'Run `npm install`.',
+          '',
+          '#### Detail',
+          '',
+          'Fine print.',
+          '',
+          '## Setup',
+          '',
+          'Second setup.',
+          '',
+        ].join('\n'),
+      ),
+      'empty.md': page('title: Empty\ndescription: Nothing but this.', ''),
+    });
+    const { site } = await loadSite(root);
+    expect(site.byUrl.get('/guide')!.passages).toEqual([
+      { key: '/guide', pageUrl: '/guide', anchor: null, headingPath: ['Guide'], text: 'Lead text.' },
+      {
+        key: '/guide#body-h1',
+        pageUrl: '/guide',
+        anchor: 'body-h1',
+        headingPath: ['Guide', 'Body h1'],
+        text: 'Under the h1.',
+      },
+      {
+        key: '/guide#install',
+        pageUrl: '/guide',
+        anchor: 'install',
+        headingPath: ['Guide', 'Setup', 'Install'],
+        text: 'Run npm install.\nDetail\nFine print.',
+      },
+      {
+        key: '/guide#setup-2',
+        pageUrl: '/guide',
+        anchor: 'setup-2',
+        headingPath: ['Guide', 'Setup'],
+        text: 'Second setup.',
+      },
+    ]);
+    expect(site.byUrl.get('/empty')!.passages).toEqual([
+      { key: '/empty', pageUrl: '/empty', anchor: null, headingPath: ['Empty'], text: 'Nothing but this.' },
+    ]);
+  });
+
+  it('is deterministic: loading twice gives equal sites', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'index.md': '# Home\n\nHello.\n',
+      'b.md': page('title: B\ntags: x'),
+      'a/index.md': '# A\n\n## Part\n\ntext\n',
+    });
+    const first = await loadSite(root);
+    const second = await loadSite(root);
+    expect(second).toEqual(first);
+    expect(JSON.stringify(second.site.pages)).toBe(JSON.stringify(first.site.pages));
+  });
+
+  it('rewrites links between pages and warns about links to missing pages', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'docs/index.md': '# Docs\n\nSee [setup](setup.md#install).\n\nAnd [gone](missing.md).\n',
+      'docs/setup.md': '# Setup\n\n## Install\n\nRun it.\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.byUrl.get('/docs/')!.html).toContain('<a href="/docs/setup#install">setup</a>');
+    expect(located(problems)).toEqual([
+      'docs/index.md:5: warning: the link to docs/missing.md leads nowhere: there is no such page in the content folder',
+    ]);
+  });
+});
+
+describe('loadSite: problems with file and line', () => {
+  it('reports a YAML error at its line in the file and skips the page', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'broken.md': '---\ntitle: Fine\ndescription: also fine\ntags: [a, b\nnav: 1\n---\n# Body\n',
+      'ok.md': '# OK\n\nLoaded.\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages.map((p) => p.url)).toEqual(['/ok']);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.every((p) => p.file === 'broken.md' && p.severity === 'error')).toBe(true);
+    // The bracket opened on line 4 never closes: the problem points there, not where YAML gave up.
+    expect(located(problems)).toEqual([
+      'broken.md:4: error: front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ]);
+  });
+
+  it('points at the key whose quote never closes, and at a tab used as indentation', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'quote.md': '---\ndescription: fine\ntitle: "unterminated\nnav: 1\n---\ntext\n',
+      'tab.md': '---\ntitle: x\n\tnav: 1\n---\ntext\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages).toEqual([]);
+    expect(located(problems)).toEqual([
+      'quote.md:3: error: front matter is not valid YAML: Missing closing "quote',
+      'tab.md:3: error: front matter is not valid YAML: Tabs are not allowed as indentation',
+    ]);
+  });
+
+  it('reports duplicate keys in front matter at the second key', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'dup.md': '---\ntitle: One\ndescription: d\ntitle: Two\n---\ntext\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages).toEqual([]);
+    expect(located(problems)).toEqual([
+      expect.stringMatching(/^dup\.md:4: error: front matter is not valid YAML: Map keys must be unique/),
+    ]);
+  });
+
+  it('reports front matter that is not a mapping, or never closed', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'list.md': '---\n- a\n- b\n---\n# List\n',
+      'scalar.md': '---\njust text\n---\n# Scalar\n',
+      'open.md': '---\ntitle: Open\n\n# Open\n\nNo closing fence.\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages).toEqual([]);
+    expect(located(problems)).toEqual([
+      'list.md:2: error: front matter must be a mapping of keys to values, one "key: value" per line',
+      'open.md:1: error: the front matter that starts here is never closed: end it with a line holding only ---',
+      'scalar.md:2: error: front matter must be a mapping of keys to values, one "key: value" per line',
+    ]);
+  });
+
+  it('warns about values of the wrong type at their key line and still loads the page', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'types.md': page(
+        [
+          'title: Types',
+          'description: 42',
+          'date: 2025-02-30',
+          'updated: yesterday',
+          'tags: security',
+          'nav: first',
+          'order: [1]',
+          'form: contact',
+        ].join('\n'),
+      ),
+      'tags.md': page('title: Tags\ntags: [ok, {a: 1}]\ndate: 2025-05-01\nupdated: 2025-04-01'),
+    });
+    const { site, problems } = await loadSite(root);
+    expect(located(problems)).toEqual([
+      'tags.md:3: warning: `tags` must be a list of words; non-text items are ignored',
+      'tags.md:5: warning: `updated` (2025-04-01) is before `date` (2025-05-01)',
+      'types.md:3: warning: `description` must be text; it is ignored',
+      'types.md:4: warning: `date` must be a date written YYYY-MM-DD; it is ignored',
+      'types.md:5: warning: `updated` must be a date written YYYY-MM-DD; it is ignored',
+      'types.md:6: warning: `tags` must be a list, e.g. [security, hosting]; the text is used as one tag',
+      'types.md:7: warning: `nav` must be a number; it is ignored',
+      'types.md:8: warning: `order` must be a number; it is ignored',
+      'types.md:9: warning: `form` must be demo or suggestion; it is ignored',
+    ]);
+    expect(site.byUrl.get('/types')).toMatchObject({
+      description: 'Some text.',
+      date: null,
+      tags: ['security'],
+      nav: null,
+      order: null,
+      form: null,
+    });
+    expect(site.byUrl.get('/tags')!.tags).toEqual(['ok']);
+  });
+
+  it('skips a page with neither a title nor a # heading', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'untitled.md': page('description: No title here.', '## Only a section\n\nText.\n'),
+      'bare.md': 'Just a paragraph.\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages).toEqual([]);
+    expect(problems.map((p) => `${p.file}:${p.line}: ${p.severity}`)).toEqual([
+      'bare.md:1: error',
+      'untitled.md:1: error',
+    ]);
+    expect(problems[0]!.message).toMatch(/has no title/);
+  });
+
+  it('reports two files that give the same URL and keeps the first', async () => {
+    // The same visible name in NFC and in NFD: two files on Linux, one URL.
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'caf\u00e9.md': '# NFC\n\ntext\n',
+      'cafe\u0301.md': '# NFD\n\ntext\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages.map((p) => [p.url, p.title])).toEqual([['/caf\u00e9', 'NFD']]);
+    expect(located(problems)).toEqual([
+      'caf\u00e9.md:-: error: has the same URL /caf\u00e9 as cafe\u0301.md; this page is skipped: rename one of the files',
+    ]);
+  });
+
+  it('warns about URLs that differ only by case or a final slash, loading both', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'Guide.md': '# Upper\n\ntext\n',
+      'guide.md': '# Lower\n\ntext\n',
+      'team.md': '# Team\n\ntext\n',
+      'team/index.md': '# Team index\n\ntext\n',
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.pages.map((p) => p.url)).toEqual(['/Guide', '/guide', '/team', '/team/']);
+    expect(located(problems)).toEqual([
+      'guide.md:-: warning: its URL /guide differs from /Guide (Guide.md) only by letter case or a final slash; rename one so each address is clearly distinct',
+      'team/index.md:-: warning: its URL /team/ differs from /team (team.md) only by letter case or a final slash; rename one so each address is clearly distinct',
+    ]);
+  });
+
+  it('reports unreadable files, invalid UTF-8 and misnamed Markdown files', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'latin1.md': Buffer.concat([Buffer.from('# Caf\n\nline two\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]),
+      'notes.markdown': '# Notes\n',
+      'README.MD': '# Readme\n',
+      'fine.md': '# Fine\n\ntext\n',
+    });
+    symlinkSync(join(root, 'does-not-exist.md'), join(root, 'dangling.md'));
+    mkdirSync(join(root, 'real'));
+    symlinkSync(join(root, 'real'), join(root, 'loop'));
+    const { site, problems } = await loadSite(root);
+    expect(site.pages.map((p) => p.url)).toEqual(['/fine']);
+    expect(located(problems)).toEqual([
+      'README.MD:-: warning: not loaded: only files ending in .md are pages; rename it to README.md',
+      'dangling.md:-: error: the file cannot be read (ENOENT); the page is skipped',
+      'latin1.md:4: error: the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
+      'loop:-: warning: a symbolic link to a folder is not followed (it could loop); copy or move the folder instead',
+      'notes.markdown:-: warning: not loaded: only files ending in .md are pages; rename it to notes.md',
+    ]);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports a file without read permission', async () => {
+    const root = contentFolder({ '_site.yaml': SITE_YAML, 'secret.md': '# Secret\n' });
+    chmodSync(join(root, 'secret.md'), 0o000);
+    const { problems } = await loadSite(root);
+    expect(located(problems)).toEqual(['secret.md:-: error: the file cannot be read (EACCES); the page is skipped']);
+  });
+
+  it('reports a missing content folder instead of throwing', async () => {
+    const root = join(contentFolder({}), 'nope');
+    const { site, problems } = await loadSite(root);
+    expect(site.pages).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: '.', line: null, severity: 'error' });
+  });
+});
+
+describe('loadSite: _site.yaml', () => {
+  it('derives defaults from the home page and warns when the file is missing', async () => {
+    const root = contentFolder({ 'index.md': page('title: Acme Widgets\ndescription: Widgets for all.') });
+    const { site, problems } = await loadSite(root);
+    expect(site.info).toEqual({
+      name: 'Acme Widgets',
+      legalName: 'Acme Widgets',
+      tagline: '',
+      description: 'Widgets for all.',
+      contactEmail: '',
+      salesEmail: '',
+      address: '',
+      foundingYear: null,
+      sameAs: [],
+    });
+    expect(located(problems)).toEqual([expect.stringMatching(/^_site\.yaml:-: warning: there is no _site\.yaml/)]);
+  });
+
+  it('warns about missing and invalid keys at their lines', async () => {
+    const root = contentFolder({
+      '_site.yaml': [
+        'name: Acme',
+        'tagline: Widgets.',
+        'contactEmail: not-an-address',
+        'foundingYear: "2019"',
+        'sameAs: [ftp://example.com, https://example.com/acme]',
+        'colour: blue',
+      ].join('\n'),
+      'index.md': page('title: Home\ndescription: Home of Acme.'),
+    });
+    const { site, problems } = await loadSite(root);
+    expect(site.info).toMatchObject({
+      name: 'Acme',
+      legalName: 'Acme',
+      tagline: 'Widgets.',
+      description: 'Home of Acme.',
+      contactEmail: '',
+      foundingYear: null,
+      sameAs: ['https://example.com/acme'],
+    });
+    expect(located(problems)).toEqual([
+      '_site.yaml:-: warning: `address` is missing: it is left empty',
+      '_site.yaml:-: warning: `description` is missing: "Home of Acme." is used',
+      '_site.yaml:-: warning: `legalName` is missing: "Home" is used',
+      '_site.yaml:-: warning: `salesEmail` is missing: it is left empty',
+      '_site.yaml:3: warning: `contactEmail` "not-an-address" is not an e-mail address; it is ignored',
+      '_site.yaml:4: warning: `foundingYear` must be a four-digit year such as 2019; it is ignored',
+      '_site.yaml:5: warning: `sameAs` entry "ftp://example.com" is not a web address (https://…); it is ignored',
+      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs)',
+    ]);
+  });
+
+  it('reports broken YAML as an error and uses defaults', async () => {
+    const root = contentFolder({ '_site.yaml': 'name: Acme\nsameAs: [a\n', 'index.md': '# Home\n\nHi.\n' });
+    const { site, problems } = await loadSite(root);
+    expect(site.info.name).toBe('Home');
+    expect(problems[0]).toMatchObject({ file: '_site.yaml', severity: 'error' });
+    expect(problems[0]!.line).toBeGreaterThanOrEqual(2);
+  });
+});
