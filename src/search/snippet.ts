@@ -52,7 +52,7 @@ interface Hit {
  * result's `matchedTerms`) to highlight exactly those.
  *
  * The window (at most maxLength characters) is the one covering the most distinct query terms,
- * then the most matched words, then the earliest. It is widened to word boundaries inside the
+ * then the most matched words, then the tightest, then the earliest. It is widened to word boundaries inside the
  * length budget and centred on its matches; "…" marks a cut at either end. With no match the
  * snippet is the start of the text.
  */
@@ -87,6 +87,7 @@ export function makeSnippet(
   let bestTo = -1;
   let bestDistinct = 0;
   let bestCount = 0;
+  let bestSpan = Infinity;
   const counts = new Map<string, number>();
   let lo = 0;
   for (let hi = 0; hi < hits.length; hi++) {
@@ -101,9 +102,14 @@ export function makeSnippet(
     }
     const distinct = counts.size;
     const count = hi - lo + 1;
-    if (distinct > bestDistinct || (distinct === bestDistinct && count > bestCount)) {
+    const span = h.end - (hits[lo] as Hit).start;
+    if (
+      distinct > bestDistinct ||
+      (distinct === bestDistinct && (count > bestCount || (count === bestCount && span < bestSpan)))
+    ) {
       bestDistinct = distinct;
       bestCount = count;
+      bestSpan = span;
       bestFrom = lo;
       bestTo = hi;
     }

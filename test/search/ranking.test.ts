@@ -1,0 +1,312 @@
+import { describe, expect, it } from 'vitest';
+
+import type { SearchDocument } from '../../src/search/index.js';
+import {
+  buildIndex,
+  compareKeys,
+  indexStats,
+  PLAIN_BM25,
+  search,
+  withRanking,
+} from '../../src/search/index.js';
+
+function doc(key: string, body: string, title = '', headings = ''): SearchDocument {
+  return { key, fields: { title, headings, body } };
+}
+
+/** Deterministic PRNG (mulberry32) for generated collections and shuffles. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  const r = rng(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+const WORDS = (
+  'security data residency encryption key rotation backup restore protocol amendment audit trail ' +
+  'signature consent patient site visit monitoring report export import schedule budget invoice ' +
+  'email password login session token cookie header cache proxy server client request response'
+).split(' ');
+
+/** A generated collection with repeated words, many near-ties and a few exact duplicates. */
+function generated(n: number, seed: number): SearchDocument[] {
+  const r = rng(seed);
+  const pick = (k: number): string =>
+    Array.from({ length: k }, () => WORDS[Math.floor(r() * WORDS.length)] as string).join(' ');
+  const docs: SearchDocument[] = [];
+  for (let i = 0; i < n; i++) {
+    const key = `page-${String(i).padStart(4, '0')}#${i % 3}`;
+    docs.push(
+      doc(key, pick(5 + Math.floor(r() * 40)), pick(1 + Math.floor(r() * 3)), pick(Math.floor(r() * 4))),
+    );
+  }
+  // Exact duplicates under different keys: their scores tie, keys decide.
+  docs.push(doc('dup-b', 'backup restore schedule', 'Backup'));
+  docs.push(doc('dup-a', 'backup restore schedule', 'Backup'));
+  docs.push(doc('dup-c', 'backup restore schedule', 'Backup'));
+  return docs;
+}
+
+const QUERIES = [
+  'data residency',
+  'how do I rotate encryption keys?',
+  'backup restore schedule',
+  'Backup',
+  'what is the audit trail for protocol amendments',
+  'email password login',
+  'session token cookie header cache proxy',
+  'security',
+  'unknownword',
+];
+
+describe('basic ranking', () => {
+  it('ranks a title match above a body match', () => {
+    const index = buildIndex([
+      doc(
+        'a-body',
+        'Where customer data is stored and processed, including data residency options.',
+        'Hosting',
+      ),
+      doc(
+        'b-title',
+        'Where customer information is stored and processed, including regional options.',
+        'Data residency',
+      ),
+      doc('c-none', 'Nothing relevant at all here, only words about billing and invoices.', 'Billing'),
+    ]);
+    const results = search(index, 'data residency');
+    expect(results.map((r) => r.key)).toEqual(['b-title', 'a-body']);
+    expect(results[0]?.matchedTerms).toEqual(['data', 'resid']);
+  });
+
+  it('ranks a heading-path match above a body match', () => {
+    const index = buildIndex([
+      doc('a', 'We keep copies for thirty days in two regions.', 'Guide', 'Operations > Backups'),
+      doc(
+        'b',
+        'Backups are mentioned once in this paragraph of similar length.',
+        'Guide',
+        'Operations > Other',
+      ),
+    ]);
+    expect(search(index, 'backups').map((r) => r.key)).toEqual(['a', 'b']);
+  });
+
+  it('saturates term frequency (BM25)', () => {
+    const filler = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron';
+    const docs = [1, 2, 4, 8, 16].map((tf) =>
+      doc(
+        `tf${String(tf).padStart(2, '0')}`,
+        `${'audit '.repeat(tf)}${filler.split(' ').slice(tf).join(' ')}`,
+      ),
+    );
+    docs.push(doc('other', filler));
+    const index = withRanking(buildIndex(docs), { ...PLAIN_BM25, fields: { body: { b: 0 } } });
+    const scores = new Map(search(index, 'audit', { limit: 10 }).map((r) => [r.key, r.score]));
+    const s = (k: string): number => scores.get(k) as number;
+    expect(s('tf16')).toBeGreaterThan(s('tf08'));
+    expect(s('tf08')).toBeGreaterThan(s('tf04'));
+    // Diminishing returns: each doubling adds less than the previous one.
+    expect(s('tf16') - s('tf08')).toBeLessThan(s('tf08') - s('tf04'));
+    expect(s('tf04') - s('tf02')).toBeLessThan(s('tf02') - s('tf01'));
+    // With b = 0: score(tf) / score(1) = tf·(k1 + 1) / (k1 + tf) < k1 + 1 = 2.2.
+    expect(s('tf16') / s('tf01')).toBeCloseTo((16 * 2.2) / (1.2 + 16), 5);
+    expect(s('tf16') / s('tf01')).toBeLessThan(2.2);
+  });
+
+  it('gives rarer terms more weight (idf)', () => {
+    const docs = [doc('rare', 'zebra common'), doc('common', 'common common')];
+    for (let i = 0; i < 10; i++) docs.push(doc(`x${i}`, 'common words only'));
+    const index = withRanking(buildIndex(docs), PLAIN_BM25);
+    expect(search(index, 'zebra common')[0]?.key).toBe('rare');
+  });
+
+  it('prefers query terms close together (proximity)', () => {
+    const far = 'data is kept in one place while for us residency means something else entirely here';
+    const near = 'data residency is kept in one place while for us it means something else entirely here';
+    const index = buildIndex([doc('far', far), doc('near', near)]);
+    expect(search(index, 'data residency').map((r) => r.key)).toEqual(['near', 'far']);
+    const noProximity = withRanking(index, { proximity: { enabled: false }, feedback: { enabled: false } });
+    const plain = search(noProximity, 'data residency');
+    expect(plain[0]?.score).toBe(plain[1]?.score);
+    expect(plain.map((r) => r.key)).toEqual(['far', 'near']);
+  });
+
+  it('finds related documents through feedback (RM3), with no matched terms', () => {
+    const docs = [
+      doc('d1', 'jaguar engine horsepower torque gearbox'),
+      doc('d2', 'jaguar engine horsepower torque exhaust'),
+      doc('d3', 'engine horsepower torque gearbox exhaust turbo'),
+    ];
+    for (let i = 0; i < 40; i++)
+      docs.push(doc(`z${String(i).padStart(2, '0')}`, `unrelated filler text number ${i}`));
+    const index = buildIndex(docs);
+    const withFeedback = search(index, 'jaguar');
+    expect(withFeedback.map((r) => r.key)).toEqual(['d1', 'd2', 'd3']);
+    expect(withFeedback[2]?.matchedTerms).toEqual([]);
+    const without = search(withRanking(index, { feedback: { enabled: false } }), 'jaguar');
+    expect(without.map((r) => r.key)).toEqual(['d1', 'd2']);
+  });
+
+  it('reports the matched query terms per result, in query order', () => {
+    const index = buildIndex([doc('a', 'encryption keys are rotated yearly'), doc('b', 'keys only')]);
+    const results = search(withRanking(index, { feedback: { enabled: false } }), 'rotating encryption keys');
+    expect(results.map((r) => [r.key, r.matchedTerms])).toEqual([
+      ['a', ['rotat', 'encrypt', 'key']],
+      ['b', ['key']],
+    ]);
+  });
+});
+
+describe('ties and determinism', () => {
+  it('breaks ties by key in byte order', () => {
+    const keys = ['b', 'a', 'C', 'c', 'aa', '\u{1F600}', '\uE000', 'é'];
+    const index = buildIndex(keys.map((k) => doc(k, 'identical text')));
+    const results = search(index, 'identical', { limit: 20 });
+    expect(new Set(results.map((r) => r.score)).size).toBe(1);
+    const bytes = [...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    expect(results.map((r) => r.key)).toEqual(bytes);
+    expect(bytes).toEqual(['C', 'a', 'aa', 'b', 'c', 'é', '\uE000', '\u{1F600}']);
+  });
+
+  it('compareKeys follows UTF-8 byte order', () => {
+    const r = rng(7);
+    const alphabet = ['a', 'Z', '0', 'é', '\uFFFD', '\uE000', '\u{10000}', '\u{1F600}', '~', ' '];
+    for (let i = 0; i < 500; i++) {
+      const mk = (): string =>
+        Array.from(
+          { length: 1 + Math.floor(r() * 4) },
+          () => alphabet[Math.floor(r() * alphabet.length)],
+        ).join('');
+      const x = mk();
+      const y = mk();
+      expect(Math.sign(compareKeys(x, y))).toBe(Math.sign(Buffer.compare(Buffer.from(x), Buffer.from(y))));
+    }
+  });
+
+  it('gives byte-identical results whatever the insertion order', () => {
+    const docs = generated(400, 42);
+    const reference = buildIndex(docs);
+    const expected = QUERIES.map((q) => JSON.stringify(search(reference, q, { limit: 25 })));
+    expect(expected.some((e) => e.length > 2)).toBe(true);
+    for (const seed of [1, 2, 3]) {
+      const index = buildIndex(shuffle(docs, seed));
+      const got = QUERIES.map((q) => JSON.stringify(search(index, q, { limit: 25 })));
+      expect(got).toEqual(expected);
+    }
+  });
+
+  it('orders results by score, then key, and rounds scores to 6 decimals', () => {
+    const index = buildIndex(generated(300, 9));
+    for (const q of QUERIES) {
+      const results = search(index, q, { limit: 50 });
+      for (let i = 0; i < results.length; i++) {
+        const r = results[i]!;
+        expect(Math.round(r.score * 1e6) / 1e6).toBe(r.score);
+        if (i > 0) {
+          const p = results[i - 1]!;
+          expect(p.score > r.score || (p.score === r.score && compareKeys(p.key, r.key) < 0)).toBe(true);
+        }
+      }
+    }
+    const dup = search(index, 'backup restore schedule', { limit: 300 }).filter((r) =>
+      r.key.startsWith('dup-'),
+    );
+    expect(dup.map((r) => r.key)).toEqual(['dup-a', 'dup-b', 'dup-c']);
+  });
+
+  it('pages consistently with offset and limit', () => {
+    const index = buildIndex(generated(300, 5));
+    for (const q of QUERIES) {
+      const all = search(index, q, { limit: 30 });
+      const pages = [0, 10, 20].flatMap((offset) => search(index, q, { limit: 10, offset }));
+      expect(pages).toEqual(all);
+    }
+  });
+
+  it('gives the same results on repeated searches (no state leaks between queries)', () => {
+    const index = buildIndex(generated(200, 3));
+    const first = QUERIES.map((q) => search(index, q));
+    const second = QUERIES.map((q) => search(index, q));
+    expect(second).toEqual(first);
+  });
+});
+
+describe('edge cases', () => {
+  const index = buildIndex(generated(100, 11));
+
+  it('returns nothing for empty, stop-word-only or punctuation-only queries', () => {
+    expect(search(index, '')).toEqual([]);
+    expect(search(index, '   ')).toEqual([]);
+    expect(search(index, 'the of and to is')).toEqual([]);
+    expect(search(index, '?!… — ***')).toEqual([]);
+  });
+
+  it('returns nothing for words that are not in the index', () => {
+    expect(search(index, 'xylophone quux')).toEqual([]);
+  });
+
+  it('answers a 1000-character query quickly', () => {
+    const r = rng(99);
+    let q = '';
+    while (q.length < 1000) q += `${WORDS[Math.floor(r() * WORDS.length)]} what how the `;
+    q = q.slice(0, 1000);
+    const t0 = performance.now();
+    const results = search(index, q, { limit: 10 });
+    expect(performance.now() - t0).toBeLessThan(200);
+    expect(results.length).toBe(10);
+  });
+
+  it('answers a 1000-character query of distinct unknown words', () => {
+    const q = Array.from({ length: 200 }, (_, i) => `w${i}x`)
+      .join(' ')
+      .slice(0, 1000);
+    expect(search(index, q)).toEqual([]);
+  });
+
+  it('handles limit 0, large offsets and rejects bad paging values', () => {
+    expect(search(index, 'security', { limit: 0 })).toEqual([]);
+    expect(search(index, 'security', { offset: 10_000 })).toEqual([]);
+    expect(() => search(index, 'security', { limit: -1 })).toThrow(RangeError);
+    expect(() => search(index, 'security', { offset: 1.5 })).toThrow(RangeError);
+  });
+
+  it('searches an empty index', () => {
+    expect(search(buildIndex([]), 'anything')).toEqual([]);
+  });
+
+  it('rejects duplicate keys and malformed documents', () => {
+    expect(() => buildIndex([doc('a', 'x'), doc('a', 'y')])).toThrow(/duplicate/);
+    expect(() => buildIndex([{ key: '', fields: { title: '', headings: '', body: '' } }])).toThrow(TypeError);
+    expect(() => buildIndex([{ key: 'k', fields: { title: 'x' } } as unknown as SearchDocument])).toThrow(
+      TypeError,
+    );
+  });
+
+  it('rejects invalid ranking parameters', () => {
+    expect(() => buildIndex([], { ranking: { k1: 0 } })).toThrow(RangeError);
+    expect(() => buildIndex([], { ranking: { fields: { body: { b: 2 } } } })).toThrow(RangeError);
+  });
+
+  it('reports its size', () => {
+    const stats = indexStats(index);
+    expect(stats.documents).toBe(103);
+    expect(stats.terms).toBeGreaterThan(30);
+    expect(stats.postings).toBeGreaterThan(stats.terms);
+    expect(stats.typedArrayBytes).toBeGreaterThan(0);
+  });
+});

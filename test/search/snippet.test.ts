@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+
+import { analyze, makeSnippet } from '../../src/search/index.js';
+
+const LONG =
+  'Our platform is hosted in several regions. Customers choose where their workspace lives when it ' +
+  'is created, and nothing moves afterwards without a signed request. Backups follow the same rule. ' +
+  'Logs are kept for ninety days. Support staff work from two offices and reach systems through a ' +
+  'bastion host with short-lived credentials. Data residency: every record, attachment and backup of ' +
+  'a workspace stays in its region, and data residency reports can be exported for auditors at any ' +
+  'time from the admin console. Encryption keys are rotated every year and on request. The rest of ' +
+  'this page describes the incident process, the contacts for security questions and the list of ' +
+  'sub-processors with their locations, which we update whenever a supplier changes.';
+
+function expectHighlightsMatch(
+  text: string,
+  highlights: { start: number; end: number }[],
+  terms: string[],
+): void {
+  for (const h of highlights) {
+    const word = text.slice(h.start, h.end);
+    expect(analyze(word).some((t) => terms.includes(t))).toBe(true);
+  }
+}
+
+describe('makeSnippet', () => {
+  it('returns a short text whole, with highlights', () => {
+    const s = makeSnippet('Data residency keeps data in its region.', 'where is my data?');
+    expect(s.text).toBe('Data residency keeps data in its region.');
+    expect(s.highlights).toEqual([
+      { start: 0, end: 4 },
+      { start: 21, end: 25 },
+    ]);
+    expect(s.matchedWords).toEqual(['Data', 'data']);
+  });
+
+  it('cuts a long text around the densest cluster of query terms, on word boundaries', () => {
+    const s = makeSnippet(LONG, 'data residency reports for auditors');
+    expect(s.text.length).toBeLessThanOrEqual(240);
+    expect(s.text.startsWith('…')).toBe(true);
+    expect(s.text.endsWith('…')).toBe(true);
+    expect(s.text).toContain('data residency reports can be exported for auditors');
+    // Word boundaries: the text between the ellipses is a run of whole words of the original.
+    const inner = s.text.slice(1, -1);
+    const at = LONG.indexOf(inner);
+    expect(at).toBeGreaterThan(0);
+    expect(LONG[at - 1]).toBe(' ');
+    expect([' ', ',', '.']).toContain(LONG[at + inner.length] ?? ' ');
+    expectHighlightsMatch(s.text, s.highlights, ['data', 'resid', 'report', 'auditor']);
+    expect(s.matchedWords).toEqual(
+      expect.arrayContaining(['Data', 'residency', 'data', 'reports', 'auditors']),
+    );
+  });
+
+  it('respects maxLength', () => {
+    for (const maxLength of [40, 80, 120, 240]) {
+      const s = makeSnippet(LONG, 'encryption keys rotated', { maxLength });
+      expect(s.text.length).toBeLessThanOrEqual(maxLength);
+      expect(s.text).toMatch(/Encryption/);
+    }
+  });
+
+  it('starts at the beginning when nothing matches', () => {
+    const s = makeSnippet(LONG, 'kubernetes');
+    expect(s.text.startsWith('Our platform is hosted')).toBe(true);
+    expect(s.text.endsWith('…')).toBe(true);
+    expect(s.highlights).toEqual([]);
+    expect(s.matchedWords).toEqual([]);
+  });
+
+  it('accepts index terms (a result’s matchedTerms) instead of query text', () => {
+    const s = makeSnippet(LONG, ['encrypt', 'key']);
+    expect(s.matchedWords).toEqual(['Encryption', 'keys']);
+  });
+
+  it('highlights folded, stemmed and compound matches', () => {
+    const s = makeSnippet('Send an E-Mail to the Café about résumés.', 'email cafe resume');
+    expect(s.matchedWords).toEqual(['E-Mail', 'Café', 'résumés']);
+    expect(s.highlights.map((h) => s.text.slice(h.start, h.end))).toEqual(['E-Mail', 'Café', 'résumés']);
+  });
+
+  it('collapses whitespace and is deterministic', () => {
+    const text = `  Line one\n\n  line   two\twith data  \n`;
+    const a = makeSnippet(text, 'data');
+    const b = makeSnippet(text, 'data');
+    expect(a).toEqual(b);
+    expect(a.text).toBe('Line one line two with data');
+  });
+
+  it('handles empty text and queries without terms', () => {
+    expect(makeSnippet('', 'data')).toEqual({ text: '', highlights: [], matchedWords: [] });
+    const s = makeSnippet('Some text.', 'the of');
+    expect(s).toEqual({ text: 'Some text.', highlights: [], matchedWords: [] });
+  });
+
+  it('cuts a single overlong word when it must', () => {
+    const s = makeSnippet('x'.repeat(500), 'data', { maxLength: 50 });
+    expect(s.text.length).toBeLessThanOrEqual(50);
+    expect(s.text.endsWith('…')).toBe(true);
+  });
+});
