@@ -201,6 +201,7 @@ function buildPage(file: SourceFile, sourceSet: ReadonlySet<string>, report: (pr
   const rendered = renderMarkdown(split.body, {
     sourcePath: file.sourcePath,
     titleFromHeading: fields.title === null,
+    knownTitle: fields.title ?? undefined,
   });
   const title = fields.title ?? rendered.headingTitle;
   if (title === null) {

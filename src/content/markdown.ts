@@ -21,6 +21,11 @@ export interface RenderOptions {
   sourcePath?: string;
   /** Take the first level-1 heading as the title and leave it out of the HTML and sections. */
   titleFromHeading?: boolean;
+  /**
+   * The title when it is already known (from front matter): a level-1 heading opening the body
+   * with the same text only repeats it, so it is left out like a heading taken as the title.
+   */
+  knownTitle?: string;
 }
 
 /** The text between two splitting headings (levels 2–3 at the top level of the document). */
@@ -47,7 +52,7 @@ export interface RenderedMarkdown {
   /** Every heading left in the body, in order, with its unique anchor (level-1 headings become 2). */
   headings: Heading[];
   sections: RenderedSection[];
-  /** With `titleFromHeading`: the plain text of the heading taken as the title, else null. */
+  /** The plain text of the heading taken as (or repeating) the title and left out, else null. */
   headingTitle: string | null;
   /** 0-based [start, end) lines of that heading in the input, so the caller can cut it from the body. */
   headingTitleLines: [number, number] | null;
@@ -60,22 +65,26 @@ export interface RenderedMarkdown {
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): RenderedMarkdown {
   const tokens = markdownIt.parse(markdown, {});
 
+  const isTitleHeading = (token: Token | undefined, i: number) =>
+    token?.type === 'heading_open' &&
+    token.tag === 'h1' &&
+    token.level === 0 &&
+    collapseWhitespace(inlineText(tokens[i + 1])) !== '';
+  let titleIndex = -1;
+  if (options.titleFromHeading) titleIndex = tokens.findIndex(isTitleHeading);
+  else if (
+    options.knownTitle !== undefined &&
+    isTitleHeading(tokens[0], 0) &&
+    collapseWhitespace(inlineText(tokens[1])) === collapseWhitespace(options.knownTitle)
+  )
+    titleIndex = 0;
   let headingTitle: string | null = null;
   let headingTitleLines: [number, number] | null = null;
-  if (options.titleFromHeading) {
-    const index = tokens.findIndex(
-      (token, i) =>
-        token.type === 'heading_open' &&
-        token.tag === 'h1' &&
-        token.level === 0 &&
-        collapseWhitespace(inlineText(tokens[i + 1])) !== '',
-    );
-    if (index >= 0) {
-      const open = tokens[index]!;
-      headingTitle = collapseWhitespace(inlineText(tokens[index + 1]));
-      headingTitleLines = open.map ? [open.map[0], open.map[1]] : null;
-      tokens.splice(index, 3);
-    }
+  if (titleIndex >= 0) {
+    const open = tokens[titleIndex]!;
+    headingTitle = collapseWhitespace(inlineText(tokens[titleIndex + 1]));
+    headingTitleLines = open.map ? [open.map[0], open.map[1]] : null;
+    tokens.splice(titleIndex, 3);
   }
 
   const anchors = new AnchorAllocator();

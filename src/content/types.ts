@@ -1,7 +1,7 @@
 /** The content model: what the loader produces from a folder of Markdown files. */
 
 export interface Heading {
-  /** 1-6 */
+  /** 2-6: the title is the page's only h1, so a level-1 heading in the body counts as level 2. */
   level: number;
   text: string;
   /** The id of the heading element in the page's HTML (stable slug, unique within the page). */
@@ -22,11 +22,15 @@ export interface Passage {
 }
 
 export interface Page {
-  /** Site path: `/`, `/solutions/`, `/solutions/cros`. */
+  /**
+   * Site path: `/`, `/solutions/`, `/solutions/cros`. Decoded and NFC-normalised; write it into an
+   * href with `encodePagePath(url)`.
+   */
   url: string;
   /** Path of the source file relative to the content folder, with `/` separators. */
   sourcePath: string;
   title: string;
+  /** Front matter `description`, else the first paragraph or quote, cut to 160 characters on a word boundary. */
   description: string;
   /** First publication (YYYY-MM-DD) when the front matter gives one. */
   date: string | null;
@@ -39,9 +43,15 @@ export interface Page {
   order: number | null;
   /** Form placed on the page (front matter `form`). */
   form: 'demo' | 'suggestion' | null;
-  /** The Markdown body without front matter. */
+  /**
+   * The Markdown body without front matter, and without the `# ` heading that gave (or repeated)
+   * the title. `markdownOf(page)` adds the title back for the Markdown twin.
+   */
   markdown: string;
-  /** Rendered HTML of the body (raw HTML in the source escaped). */
+  /**
+   * Rendered HTML of the body, without the title (raw HTML in the source escaped, headings with
+   * `id` anchors, table alignment as `align-left|center|right` classes).
+   */
   html: string;
   headings: Heading[];
   passages: Passage[];

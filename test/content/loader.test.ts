@@ -92,6 +92,19 @@ describe('loadSite: URLs and pages', () => {
     expect(security.markdown).toBe('# Also a heading\n\nBody text.\n');
   });
 
+  it('leaves out a body h1 that only repeats the front-matter title', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'pricing.md': page('title: Pricing', '\n# Pricing\n\nPlans.\n\n## Team\n\nFor teams.\n'),
+    });
+    const { site } = await loadSite(root);
+    const pricing = site.byUrl.get('/pricing')!;
+    expect(pricing.headings).toEqual([{ level: 2, text: 'Team', anchor: 'team' }]);
+    expect(pricing.html).toBe('<p>Plans.</p>\n<h2 id="team">Team</h2>\n<p>For teams.</p>\n');
+    expect(pricing.markdown).toBe('Plans.\n\n## Team\n\nFor teams.\n');
+    expect(markdownOf(pricing)).toBe('# Pricing\n\nPlans.\n\n## Team\n\nFor teams.\n');
+  });
+
   it('takes lastModified from updated, else date, else the file time (UTC day)', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
