@@ -1,0 +1,103 @@
+import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
+import type { Page, Site } from '../content/index.js';
+import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
+import { absoluteUrl, DISCOVERY_PATHS } from './paths.js';
+import type { SitemapLimits } from './sitemap.js';
+
+/** A page of this room rendered for people: the body, and what the layout needs around it. */
+export interface HtmlPageParts {
+  path: string;
+  title: string;
+  description: string;
+  /** Trusted HTML of the article body (the layout adds the title and the description above it). */
+  bodyHtml: string;
+  /** `index` for a listing of pages, `reference` for a reference document. */
+  kind: 'index' | 'reference';
+}
+
+/** Everything the discovery documents are generated from: the same values the server runs on. */
+export interface DiscoveryInput {
+  /** `config.publicBaseUrl`: absolute, no trailing slash. */
+  publicBaseUrl: string;
+  /** `config.bodyLimitBytes`, published in the contract. */
+  bodyLimitBytes: number;
+  site: Site;
+  /**
+   * Answers a query exactly as /ask does (the NLWeb room's `AskService.answer`), so the example
+   * answers in the documents are real answers over the current content.
+   */
+  answerQuery: (text: string, maxResults: number) => NlWebResponse;
+  /** Where a page's Markdown twin is served; llms.txt links to the twins when this is given. */
+  markdownPathOf?: (pageUrl: string) => string;
+  /** Wraps a page body in the site's layout; without it a minimal complete HTML document is made. */
+  renderHtmlPage?: (parts: HtmlPageParts) => string;
+  sitemapLimits?: Partial<SitemapLimits>;
+}
+
+export interface AskExample {
+  query: string;
+  maxResults: number;
+  answer: NlWebResponse;
+}
+
+/** The input plus what every document derives from it, computed once. */
+export interface DiscoveryModel extends DiscoveryInput {
+  siteName: string;
+  /** Host name used in identifiers (`urn:air:<host>:…`). */
+  host: string;
+  openApi: OpenApiDocument;
+  reference: ApiReference;
+  askExample: AskExample;
+  at: (path: string) => string;
+}
+
+export const EXAMPLE_RESULTS = 2;
+
+export function buildModel(input: DiscoveryInput): DiscoveryModel {
+  const siteName = input.site.info.name || new URL(input.publicBaseUrl).host;
+  const openApi = buildOpenApiDocument({
+    publicBaseUrl: input.publicBaseUrl,
+    bodyLimitBytes: input.bodyLimitBytes,
+    siteName,
+    ...(input.site.info.contactEmail ? { contactEmail: input.site.info.contactEmail } : {}),
+  }) as unknown as OpenApiDocument;
+  const query = exampleQuery(input.site, siteName);
+  return {
+    ...input,
+    siteName,
+    host: identifierHost(input.publicBaseUrl),
+    openApi,
+    reference: readApiReference(openApi),
+    askExample: { query, maxResults: EXAMPLE_RESULTS, answer: input.answerQuery(query, EXAMPLE_RESULTS) },
+    at: (path: string) => absoluteUrl(input.publicBaseUrl, path),
+  };
+}
+
+/**
+ * The question used in the examples: the title of the first documentation page (which the
+ * search surely finds), else of the home page, else the site's name.
+ */
+function exampleQuery(site: Site, siteName: string): string {
+  const docs = site.pages.filter((page) => page.url.startsWith('/docs/') && page.url !== '/docs/');
+  const page: Page | undefined = docs[0] ?? site.byUrl.get('/') ?? site.pages[0];
+  return (page?.title ?? siteName).slice(0, 200);
+}
+
+/** The host part of an ARD identifier: only letters, digits, dots and hyphens are allowed there. */
+function identifierHost(publicBaseUrl: string): string {
+  return (
+    new URL(publicBaseUrl).hostname.replace(/[^A-Za-z0-9.-]/g, '-').replace(/^-+|-+$/g, '') || 'localhost'
+  );
+}
+
+/** The public pages, in the site's order (by URL). Every loaded page is public. */
+export function publicPages(site: Site): Page[] {
+  return site.pages;
+}
+
+/** Pages of the documentation section (`/docs/…`), the section index first. */
+export function docsPages(site: Site): Page[] {
+  return site.pages.filter((page) => page.url.startsWith('/docs/'));
+}
+
+export { DISCOVERY_PATHS };

@@ -1,0 +1,133 @@
+import { encodePagePath } from '../content/index.js';
+
+/** Every path this room serves, named once so documents that link to each other cannot disagree. */
+export const DISCOVERY_PATHS = {
+  openApi: '/openapi.json',
+  agentsMd: '/agents.md',
+  authMd: '/auth.md',
+  apiMd: '/api.md',
+  llmsTxt: '/llms.txt',
+  llmsFullTxt: '/llms-full.txt',
+  robotsTxt: '/robots.txt',
+  sitemap: '/sitemap.xml',
+  docs: '/docs',
+  developers: '/developers',
+  skillsIndex: '/.well-known/agent-skills/index.json',
+  ard: '/.well-known/ard.json',
+  aiCatalog: '/.well-known/ai-catalog.json',
+  apiCatalog: '/.well-known/api-catalog',
+  /** Served by the HTTP assembly (src/http/app.ts); the api-catalog points at it as `status`. */
+  health: '/healthz',
+  ask: '/ask',
+  leads: '/api/leads',
+  suggestions: '/api/document-suggestions',
+} as const;
+
+export const SKILLS_ROOT = '/.well-known/agent-skills/';
+
+/** The one skill this site publishes; also its folder name and its front-matter name. */
+export const SKILL_NAME = 'search-and-contact';
+
+/** Where the sitemap files of a sitemap index are served: `/sitemaps/1.xml`, `/sitemaps/2.xml`, … */
+export function sitemapPartPath(index: number): string {
+  return `/sitemaps/${index}.xml`;
+}
+
+export function skillPath(name: string): string {
+  return `${SKILLS_ROOT}${name}/SKILL.md`;
+}
+
+/**
+ * Absolute URL of a site path. `publicBaseUrl` has no trailing slash and may carry a path prefix
+ * (a proxy that mounts the site below one); page URLs are kept decoded by the content room, so
+ * each segment is percent-encoded here.
+ */
+export function absoluteUrl(publicBaseUrl: string, path: string): string {
+  return `${publicBaseUrl}${encodePagePath(path)}`;
+}
+
+/** A link to announce in an HTML head (`<link>`) or in a `Link` header. */
+export interface DiscoveryLink {
+  rel: string;
+  /** Absolute URL built from the public base URL. */
+  href: string;
+  type: string;
+  title: string;
+}
+
+/**
+ * The discovery documents every HTML page should announce in its head, so an agent that lands on
+ * any page finds the catalogs, the contract and the agent guides.
+ */
+export function discoveryLinks(publicBaseUrl: string): DiscoveryLink[] {
+  const at = (path: string) => absoluteUrl(publicBaseUrl, path);
+  return [
+    {
+      rel: 'api-catalog',
+      href: at(DISCOVERY_PATHS.apiCatalog),
+      type: 'application/linkset+json',
+      title: 'API catalog',
+    },
+    {
+      rel: 'ard',
+      href: at(DISCOVERY_PATHS.ard),
+      type: 'application/json',
+      title: 'Agentic resource catalog',
+    },
+    {
+      rel: 'ai-catalog',
+      href: at(DISCOVERY_PATHS.aiCatalog),
+      type: 'application/json',
+      title: 'Agentic resource catalog',
+    },
+    {
+      rel: 'service-desc',
+      href: at(DISCOVERY_PATHS.openApi),
+      type: 'application/vnd.oai.openapi+json;version=3.1',
+      title: 'OpenAPI contract',
+    },
+    { rel: 'service-doc', href: at(DISCOVERY_PATHS.developers), type: 'text/html', title: 'API reference' },
+    {
+      rel: 'alternate',
+      href: at(DISCOVERY_PATHS.llmsTxt),
+      type: 'text/markdown',
+      title: 'llms.txt: the site for language models',
+    },
+    {
+      rel: 'alternate',
+      href: at(DISCOVERY_PATHS.agentsMd),
+      type: 'text/markdown',
+      title: 'Guide for AI agents',
+    },
+    { rel: 'sitemap', href: at(DISCOVERY_PATHS.sitemap), type: 'application/xml', title: 'Sitemap' },
+  ];
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+}
+
+/** The `<link>` elements for `discoveryLinks`, one per line, for a layout's `<head>`. */
+export function discoveryLinkTags(publicBaseUrl: string): string {
+  return discoveryLinks(publicBaseUrl)
+    .map(
+      (link) =>
+        `<link rel="${escapeHtml(link.rel)}" href="${escapeHtml(link.href)}" type="${escapeHtml(
+          link.type,
+        )}" title="${escapeHtml(link.title)}">`,
+    )
+    .join('\n');
+}
+
+/** The `Link` header value that RFC 9727 asks for on the home page and on the catalog itself. */
+export function apiCatalogLinkHeader(publicBaseUrl: string): string {
+  return `<${absoluteUrl(publicBaseUrl, DISCOVERY_PATHS.apiCatalog)}>; rel="api-catalog"`;
+}
