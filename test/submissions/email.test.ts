@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { post } from './client.js';
+import { startTestServer, type TestServer } from './harness.js';
+import {
+  headerAddresses,
+  mailHeader,
+  mailHeaders,
+  mailPart,
+  startSmtpPeer,
+  waitFor,
+  type SmtpPeer,
+} from './peers.js';
+
+let server: TestServer | undefined;
+let smtp: SmtpPeer | undefined;
+afterEach(async () => {
+  await server?.close();
+  await smtp?.close();
+  server = undefined;
+  smtp = undefined;
+});
+
+async function start(): Promise<{ server: TestServer; smtp: SmtpPeer }> {
+  smtp = await startSmtpPeer();
+  server = await startTestServer({
+    env: {
+      LEAD_DELIVERY: 'email-service',
+      SUGGESTION_DELIVERY: 'email-service',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'website@trialwright.example',
+      LEAD_MAIL_TO: 'sales@trialwright.example, ops@trialwright.example',
+      SUGGESTION_MAIL_TO: 'product@trialwright.example',
+      PUBLIC_BASE_URL: 'https://www.trialwright.example',
+    },
+  });
+  return { server, smtp };
+}
+
+describe('email-service delivery to a real SMTP peer', () => {
+  it('sends a demo request to the configured recipients only, with the visitor in Reply-To', async () => {
+    const { server, smtp } = await start();
+    const lead = {
+      name: 'Dana <b>Reyes</b> & "Co"',
+      email: 'dana.reyes@sponsor.example',
+      company: 'Example <Therapeutics>',
+      message: '<script>alert("x")</script>\nSecond line & more',
+      companyType: 'sponsor',
+      persona: 'medical-writing',
+    };
+    const answer = await post(server.url, '/api/leads', 'json', lead);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: true });
+
+    expect(smtp.accepted).toHaveLength(1);
+    const mail = smtp.accepted[0]!;
+    expect(mail.mailFrom).toBe('website@trialwright.example');
+    expect(mail.recipients).toEqual(['sales@trialwright.example', 'ops@trialwright.example']);
+    expect(headerAddresses(mailHeader(mail.raw, 'from')[0]!)).toEqual(['website@trialwright.example']);
+    expect(headerAddresses(mailHeader(mail.raw, 'to')[0]!)).toEqual([
+      'sales@trialwright.example',
+      'ops@trialwright.example',
+    ]);
+    const replyTo = mailHeader(mail.raw, 'reply-to');
+    expect(replyTo).toHaveLength(1);
+    expect(headerAddresses(replyTo[0]!)).toEqual(['dana.reyes@sponsor.example']);
+    expect(mailHeaders(mail.raw).map(([name]) => name)).not.toContain('bcc');
+
+    const [stored] = await server.submissions.store.list({ limit: 1 });
+    expect(mailHeader(mail.raw, 'message-id')).toEqual([`<${stored!.id}@www.trialwright.example>`]);
+
+    const html = mailPart(mail.raw, 'text/html')!;
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('Dana &lt;b&gt;Reyes&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(html).toContain('Example &lt;Therapeutics&gt;');
+    expect(html).not.toMatch(/<script|<b>|<Therapeutics>/);
+    const text = mailPart(mail.raw, 'text/plain')!.replace(/\r\n/g, '\n');
+    expect(text).toContain('<script>alert("x")</script>\nSecond line & more');
+    expect(text).toContain('Persona: medical-writing');
+    expect(text).toContain(stored!.id);
+  });
+
+  it.each([
+    ['a CRLF header injection', 'Eve\r\nBcc: victim@evil.example\r\nX-Injected: yes'],
+    ['a comma-separated address list', 'Eve, attacker@evil.example, <second@evil.example>'],
+    ['a quoted address', '"x@evil.example" <y@evil.example>'],
+  ])('a name carrying %s adds no recipient and no header', async (_label, name) => {
+    const { server, smtp } = await start();
+    const answer = await post(server.url, '/api/leads', 'form', { name, email: 'eve@visitor.example' });
+    expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: true });
+    const mail = smtp.accepted[0]!;
+    expect(mail.recipients).toEqual(['sales@trialwright.example', 'ops@trialwright.example']);
+    const names = mailHeaders(mail.raw).map(([header]) => header);
+    expect(names).not.toContain('bcc');
+    expect(names).not.toContain('x-injected');
+    expect(mailHeader(mail.raw, 'reply-to').flatMap(headerAddresses)).toEqual(['eve@visitor.example']);
+    expect(mailHeader(mail.raw, 'to').flatMap(headerAddresses)).toEqual([
+      'sales@trialwright.example',
+      'ops@trialwright.example',
+    ]);
+  });
+
+  it('sends a suggestion to its own recipients; Reply-To only when an e-mail was given', async () => {
+    const { server, smtp } = await start();
+    const without = await post(server.url, '/api/document-suggestions', 'json', {
+      companyType: 'research-site',
+      persona: 'site-director-owner',
+      suggestion: 'Budget negotiation worksheet from the schedule of assessments',
+    });
+    expect(without.status).toBe(201);
+    expect(without.body).toEqual({
+      ok: true,
+      provider: 'email-service',
+      delivered: true,
+      sourcePage: '/solutions/research-sites',
+    });
+    const withEmail = await post(server.url, '/api/document-suggestions', 'json', {
+      companyType: 'cro',
+      persona: 'quality-assurance',
+      suggestion: 'Deviation log template',
+      email: 'qa@cro.example',
+    });
+    expect(withEmail.status).toBe(201);
+    expect(smtp.accepted.map((mail) => mail.recipients)).toEqual([
+      ['product@trialwright.example'],
+      ['product@trialwright.example'],
+    ]);
+    expect(mailHeader(smtp.accepted[0]!.raw, 'reply-to')).toEqual([]);
+    expect(mailHeader(smtp.accepted[1]!.raw, 'reply-to').flatMap(headerAddresses)).toEqual([
+      'qa@cro.example',
+    ]);
+    expect(mailPart(smtp.accepted[0]!.raw, 'text/plain')).toContain(
+      'Suggestion: Budget negotiation worksheet from the schedule of assessments',
+    );
+  });
+
+  it('writes no personal data to the log', async () => {
+    const { server } = await start();
+    await post(server.url, '/api/leads', 'json', {
+      name: 'Private Person',
+      email: 'private.person@secret.example',
+      company: 'Hidden Company',
+      message: 'confidential message text',
+    });
+    await waitFor('delivery log line', () => server.logs.some((line) => line.msg === 'submission delivered'));
+    const everything = JSON.stringify(server.logs);
+    for (const secret of ['Private Person', 'private.person', 'Hidden Company', 'confidential message']) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+});

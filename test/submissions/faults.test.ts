@@ -1,0 +1,282 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SubmissionRecord } from '../../src/submissions/index.js';
+import { post } from './client.js';
+import { startTestServer, type TestServer } from './harness.js';
+import {
+  freePort,
+  mailHeader,
+  startSilentPeer,
+  startSmtpPeer,
+  startWebhookPeer,
+  verifyStandardWebhook,
+  waitFor,
+  WEBHOOK_SECRET,
+  type SmtpPeer,
+  type WebhookPeer,
+} from './peers.js';
+
+/** Small delays so recovery shows within a test; the inline budget is what the answer waits for. */
+const TIMING = {
+  DELIVERY_INLINE_BUDGET_MS: '300',
+  DELIVERY_ATTEMPT_TIMEOUT_MS: '800',
+  DELIVERY_RETRY_BASE_MS: '50',
+  DELIVERY_RETRY_MAX_MS: '300',
+  DELIVERY_POLL_INTERVAL_MS: '25',
+};
+/** The answer may take the inline budget plus this much (storage, scheduling on a busy machine). */
+const MARGIN_MS = 700;
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startWithSmtp(smtpUrl: string, extra: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer({
+    env: {
+      ...TIMING,
+      LEAD_DELIVERY: 'email-service',
+      SMTP_URL: smtpUrl,
+      MAIL_FROM: 'website@trialwright.example',
+      LEAD_MAIL_TO: 'sales@trialwright.example',
+      ...extra,
+    },
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+async function startWithCrm(crm: WebhookPeer, extra: Record<string, string> = {}): Promise<TestServer> {
+  const server = await startTestServer({
+    env: {
+      ...TIMING,
+      LEAD_DELIVERY: 'crm',
+      CRM_WEBHOOK_URL: crm.url,
+      CRM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      ...extra,
+    },
+  });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+async function smtpPeer(port?: number): Promise<SmtpPeer> {
+  const peer = await startSmtpPeer(port);
+  cleanups.push(() => peer.close());
+  return peer;
+}
+
+async function webhookPeer(): Promise<WebhookPeer> {
+  const peer = await startWebhookPeer();
+  cleanups.push(() => peer.close());
+  return peer;
+}
+
+/** Sends one lead, checks the answer is prompt and honest (not delivered), returns the stored row. */
+async function submitUndelivered(server: TestServer, provider: string): Promise<SubmissionRecord> {
+  const started = performance.now();
+  const answer = await post(server.url, '/api/leads', 'json', {
+    name: 'Dana Reyes',
+    email: 'dana@sponsor.example',
+    message: 'Please call',
+  });
+  const elapsed = performance.now() - started;
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({ ok: true, provider, delivered: false });
+  expect(elapsed).toBeLessThan(server.config.delivery.inlineBudgetMs + MARGIN_MS);
+  const [record] = await server.submissions.store.list({ limit: 1 });
+  return record!;
+}
+
+const stateOf = async (server: TestServer, id: string) => (await server.submissions.store.get(id))!.delivery!;
+
+describe('SMTP faults', () => {
+  it('a relay refusing connections: stored, retried, delivered once it listens', async () => {
+    const port = await freePort();
+    const server = await startWithSmtp(`smtp://127.0.0.1:${port}`);
+    const record = await submitUndelivered(server, 'email-service');
+    await waitFor(
+      'a failed attempt recorded',
+      async () => (await stateOf(server, record.id)).lastError !== null,
+    );
+    expect((await stateOf(server, record.id)).lastError).toBe('connection');
+    const smtp = await smtpPeer(port);
+    await waitFor(
+      'delivery after recovery',
+      async () => (await stateOf(server, record.id)).state === 'delivered',
+    );
+    expect(smtp.accepted).toHaveLength(1);
+    expect(mailHeader(smtp.accepted[0]!.raw, 'message-id')[0]).toContain(record.id);
+  });
+
+  it('a relay answering 4xx: retried with the same Message-ID, then delivered', async () => {
+    const smtp = await smtpPeer();
+    let refusals = 2;
+    smtp.onData = () => (refusals-- > 0 ? { code: 451, message: 'Try again later' } : null);
+    const server = await startWithSmtp(smtp.url);
+    const record = await submitUndelivered(server, 'email-service');
+    await waitFor('delivery after 4xx', async () => (await stateOf(server, record.id)).state === 'delivered');
+    expect(smtp.received).toHaveLength(3);
+    expect(smtp.accepted).toHaveLength(1);
+    const ids = smtp.received.map((mail) => mailHeader(mail.raw, 'message-id')[0]);
+    expect(new Set(ids)).toEqual(new Set([`<${record.id}@127.0.0.1>`]));
+    expect((await stateOf(server, record.id)).attempts).toBe(3);
+  });
+
+  it('a relay answering 5xx: dead-lettered at once, never retried', async () => {
+    const smtp = await smtpPeer();
+    smtp.onRecipient = () => ({ code: 550, message: 'No such mailbox' });
+    const server = await startWithSmtp(smtp.url);
+    const started = performance.now();
+    const answer = await post(server.url, '/api/leads', 'json', {
+      name: 'Dana',
+      email: 'dana@sponsor.example',
+    });
+    expect(performance.now() - started).toBeLessThan(server.config.delivery.inlineBudgetMs + MARGIN_MS);
+    expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: false });
+    const [record] = await server.submissions.store.list({ limit: 1 });
+    await waitFor('dead letter', async () => (await stateOf(server, record!.id)).state === 'dead');
+    const connections = smtp.connections;
+    // Many poll intervals later nothing more was tried.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(smtp.connections).toBe(connections);
+    expect(await stateOf(server, record!.id)).toMatchObject({
+      state: 'dead',
+      attempts: 1,
+      lastError: 'smtp_550',
+    });
+    const deadLog = server.logs.find((line) => line.msg === 'submission dead-lettered');
+    expect(deadLog).toMatchObject({ submissionId: record!.id, errorClass: 'smtp_550', permanent: true });
+  });
+
+  it('a relay that never greets: the answer stays prompt and delivery follows recovery', async () => {
+    const smtp = await smtpPeer();
+    smtp.hang = true;
+    const server = await startWithSmtp(smtp.url);
+    const record = await submitUndelivered(server, 'email-service');
+    await waitFor(
+      'a timed-out attempt',
+      async () => (await stateOf(server, record.id)).lastError === 'timeout',
+    );
+    smtp.hang = false;
+    await waitFor(
+      'delivery after recovery',
+      async () => (await stateOf(server, record.id)).state === 'delivered',
+    );
+    expect(smtp.accepted).toHaveLength(1);
+  });
+
+  it('a TCP peer that never speaks SMTP times out within the attempt cap', async () => {
+    const silent = await startSilentPeer();
+    cleanups.push(() => silent.close());
+    const server = await startWithSmtp(`smtp://127.0.0.1:${silent.port}`, { DELIVERY_MAX_ATTEMPTS: '2' });
+    const record = await submitUndelivered(server, 'email-service');
+    await waitFor(
+      'dead letter after two timed-out attempts',
+      async () => (await stateOf(server, record.id)).state === 'dead',
+      8_000,
+    );
+    expect(await stateOf(server, record.id)).toMatchObject({ attempts: 2, lastError: 'timeout' });
+  });
+});
+
+describe('CRM faults', () => {
+  it('a receiver answering 500: retried with the same webhook-id and fresh signatures, then delivered', async () => {
+    const crm = await webhookPeer();
+    let failures = 2;
+    crm.reply = () => (failures-- > 0 ? { status: 500 } : { status: 200 });
+    const server = await startWithCrm(crm);
+    const record = await submitUndelivered(server, 'crm');
+    await waitFor(
+      'delivery after 500s',
+      async () => (await stateOf(server, record.id)).state === 'delivered',
+    );
+    expect(crm.received).toHaveLength(3);
+    expect(new Set(crm.received.map((hook) => hook.headers['webhook-id']))).toEqual(new Set([record.id]));
+    expect(new Set(crm.received.map((hook) => hook.body)).size).toBe(1);
+    for (const hook of crm.received)
+      expect(verifyStandardWebhook(WEBHOOK_SECRET, hook.headers, hook.body)).toBe(true);
+    expect(await stateOf(server, record.id)).toMatchObject({ attempts: 3, lastError: null });
+  });
+
+  it('a receiver answering 429 with Retry-After: the next attempt waits for it', async () => {
+    const crm = await webhookPeer();
+    let limited = true;
+    crm.reply = () => {
+      if (!limited) return { status: 202 };
+      limited = false;
+      return { status: 429, headers: { 'retry-after': '1' } };
+    };
+    const server = await startWithCrm(crm, { DELIVERY_RETRY_MAX_MS: '5000' });
+    const record = await submitUndelivered(server, 'crm');
+    await waitFor(
+      'delivery after 429',
+      async () => (await stateOf(server, record.id)).state === 'delivered',
+      8_000,
+    );
+    expect(crm.received).toHaveLength(2);
+    expect(crm.received[1]!.atMs - crm.received[0]!.atMs).toBeGreaterThanOrEqual(990);
+  });
+
+  it('a receiver answering 400: dead-lettered, never retried', async () => {
+    const crm = await webhookPeer();
+    crm.reply = () => ({ status: 400 });
+    const server = await startWithCrm(crm);
+    const answer = await post(server.url, '/api/leads', 'json', {
+      name: 'Dana',
+      email: 'dana@sponsor.example',
+    });
+    expect(answer.body).toEqual({ ok: true, provider: 'crm', delivered: false });
+    const [record] = await server.submissions.store.list({ limit: 1 });
+    await waitFor('dead letter', async () => (await stateOf(server, record!.id)).state === 'dead');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(crm.received).toHaveLength(1);
+    expect(await stateOf(server, record!.id)).toMatchObject({ attempts: 1, lastError: 'http_400' });
+  });
+
+  it('a receiver that never answers: the answer stays prompt and delivery follows recovery', async () => {
+    const crm = await webhookPeer();
+    let hanging = true;
+    crm.reply = () => (hanging ? { status: 200, hang: true } : { status: 204 });
+    const server = await startWithCrm(crm);
+    const record = await submitUndelivered(server, 'crm');
+    await waitFor(
+      'a timed-out attempt',
+      async () => (await stateOf(server, record.id)).lastError === 'timeout',
+    );
+    hanging = false;
+    await waitFor(
+      'delivery after recovery',
+      async () => (await stateOf(server, record.id)).state === 'delivered',
+    );
+    expect(new Set(crm.received.map((hook) => hook.headers['webhook-id']))).toEqual(new Set([record.id]));
+  });
+
+  it('gives up after the configured number of attempts', async () => {
+    const crm = await webhookPeer();
+    crm.reply = () => ({ status: 503 });
+    const server = await startWithCrm(crm, { DELIVERY_MAX_ATTEMPTS: '3' });
+    const record = await submitUndelivered(server, 'crm');
+    await waitFor('dead letter', async () => (await stateOf(server, record.id)).state === 'dead');
+    expect(await stateOf(server, record.id)).toMatchObject({ attempts: 3, lastError: 'http_503' });
+    expect(crm.received).toHaveLength(3);
+  });
+
+  it('never sends the same row twice at the same time (in-request attempt and worker)', async () => {
+    const crm = await webhookPeer();
+    crm.delayMs = 150;
+    let failures = 3;
+    crm.reply = () => (failures-- > 0 ? { status: 502 } : { status: 200 });
+    const server = await startWithCrm(crm, { DELIVERY_INLINE_BUDGET_MS: '50' });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post(server.url, '/api/leads', 'json', { name: `Visitor ${i}`, email: `v${i}@example.com` }),
+      ),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    await waitFor('all delivered', async () =>
+      (await server.submissions.store.list({ limit: 100 })).every((r) => r.delivery?.state === 'delivered'),
+    );
+    expect(crm.maxConcurrentPerId).toBe(1);
+  });
+});
