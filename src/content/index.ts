@@ -1,6 +1,6 @@
 /** The content room: a folder of Markdown files → the Site every other room reads. */
 export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './types.js';
-export { loadSite, type LoadedSite } from './loader.js';
+export { loadSite, type LoadedSite, type LoadOptions } from './loader.js';
 export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
 export { markdownOf } from './markdown-twin.js';
 export { encodePagePath, urlForSourcePath } from './urls.js';

@@ -29,7 +29,15 @@ export interface LoadedSite {
   problems: ContentProblem[];
 }
 
-export async function loadSite(contentDir: string): Promise<LoadedSite> {
+export interface LoadOptions {
+  /**
+   * Element ids the page layout itself uses (`main`, form ids, …). A heading whose slug would
+   * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
+   */
+  reservedAnchors?: readonly string[];
+}
+
+export async function loadSite(contentDir: string, options: LoadOptions = {}): Promise<LoadedSite> {
   const root = resolve(contentDir);
   const problems: ContentProblem[] = [];
   const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
@@ -56,7 +64,7 @@ export async function loadSite(contentDir: string): Promise<LoadedSite> {
 
   const built: Page[] = [];
   for (const file of files) {
-    const page = buildPage(file, sourceSet, (problem) => report(file.sourcePath, problem));
+    const page = buildPage(file, sourceSet, options, (problem) => report(file.sourcePath, problem));
     if (page) built.push(page);
   }
   const pages = dropDuplicateUrls(built, report);
@@ -191,7 +199,12 @@ async function readAll(
 }
 
 /** One file → one page, or null when an error makes the page unusable. */
-function buildPage(file: SourceFile, sourceSet: ReadonlySet<string>, report: (problem: LineProblem) => void): Page | null {
+function buildPage(
+  file: SourceFile,
+  sourceSet: ReadonlySet<string>,
+  options: LoadOptions,
+  report: (problem: LineProblem) => void,
+): Page | null {
   const split = splitFrontMatter(file.text);
   for (const problem of split.problems) report(problem);
   if (split.data === null) return null;
@@ -202,6 +215,7 @@ function buildPage(file: SourceFile, sourceSet: ReadonlySet<string>, report: (pr
     sourcePath: file.sourcePath,
     titleFromHeading: fields.title === null,
     knownTitle: fields.title ?? undefined,
+    reservedAnchors: options.reservedAnchors,
   });
   const title = fields.title ?? rendered.headingTitle;
   if (title === null) {

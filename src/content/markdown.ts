@@ -26,6 +26,8 @@ export interface RenderOptions {
    * with the same text only repeats it, so it is left out like a heading taken as the title.
    */
   knownTitle?: string;
+  /** Element ids the surrounding layout uses (`main`, a form's id): headings get another anchor. */
+  reservedAnchors?: Iterable<string>;
 }
 
 /** The text between two splitting headings (levels 2–3 at the top level of the document). */
@@ -87,7 +89,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
     tokens.splice(titleIndex, 3);
   }
 
-  const anchors = new AnchorAllocator();
+  const anchors = new AnchorAllocator(options.reservedAnchors);
   const headings: Heading[] = [];
   const sections: RenderedSection[] = [];
   const links: MarkdownLink[] = [];

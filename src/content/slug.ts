@@ -44,7 +44,12 @@ export function slugify(text: string): string {
  * then `usage-3`; an anchor already taken by an earlier heading is never reused.
  */
 export class AnchorAllocator {
-  private readonly taken = new Set<string>();
+  private readonly taken: Set<string>;
+
+  /** `reserved`: ids the page layout uses itself, which a heading must not take. */
+  constructor(reserved: Iterable<string> = []) {
+    this.taken = new Set(reserved);
+  }
 
   allocate(text: string): string {
     const base = slugify(text);

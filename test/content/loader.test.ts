@@ -206,6 +206,14 @@ describe('loadSite: URLs and pages', () => {
     ]);
   });
 
+  it('keeps heading anchors clear of ids the layout reserves', async () => {
+    const root = contentFolder({ '_site.yaml': SITE_YAML, 'a.md': '# A\n\n## Main\n\nx\n\n## Demo form\n\ny\n' });
+    const { site } = await loadSite(root, { reservedAnchors: ['main', 'demo-form'] });
+    expect(site.byUrl.get('/a')!.headings.map((h) => h.anchor)).toEqual(['main-2', 'demo-form-2']);
+    const plain = await loadSite(root);
+    expect(plain.site.byUrl.get('/a')!.headings.map((h) => h.anchor)).toEqual(['main', 'demo-form']);
+  });
+
   it('is deterministic: loading twice gives equal sites', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
