@@ -66,7 +66,7 @@ describe('/openapi.json', () => {
 
   it('passes the OpenAPI 3.1 meta-schema (@seriousme/openapi-schema-validator)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(bytes.toString('utf8'));
+    const result = await validator.validate(JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
@@ -78,6 +78,16 @@ describe('/openapi.json', () => {
     const report = await redoclyLint(file);
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  it('every component is referenced, or named in a description as the shape of an open object', () => {
+    const text = bytes.toString('utf8');
+    const document = JSON.parse(text) as { components: { schemas: Record<string, unknown> } };
+    for (const name of Object.keys(document.components.schemas)) {
+      const referenced = text.includes(`"$ref": "#/components/schemas/${name}"`);
+      const named = new RegExp(`"description": "[^"]*\`${name}\``).test(text);
+      expect(referenced || named, name).toBe(true);
+    }
   });
 
   it('the lint configuration keeps rules strict: a broken example is an error', async () => {
