@@ -1,7 +1,7 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
 import { escapeHtml, jsonForScript } from './escape.js';
-import { encodePagePath } from '../content/urls.js';
+import { encodePagePath } from '../content/index.js';
 import { absoluteUrl, breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 
 /** schema.org type of the page in its JSON-LD. */
@@ -27,8 +27,10 @@ export interface LayoutOptions {
    */
   bodyHtml: string;
   bare?: boolean;
-  /** Trusted HTML placed below the article (section cards, forms). */
+  /** Trusted HTML placed below the article, in its column (section cards, forms). */
   afterHtml?: string;
+  /** Trusted HTML beside the article on wide screens and below it on narrow ones (the demo form). */
+  sideHtml?: string;
   kind?: PageKind;
   /** Headings of the body: level-2 headings with anchors make the "On this page" list. */
   headings?: readonly Heading[];
@@ -95,7 +97,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<script type="application/ld+json">${jsonForScript(structuredData(options, canonical, crumbs))}</script>`,
   ].filter((line) => line !== '');
 
-  const main = options.bare ? options.bodyHtml : renderArticle(options, crumbs) + (options.afterHtml ?? '');
+  const main = options.bare ? options.bodyHtml : renderArticle(options, crumbs);
 
   return [
     '<!doctype html>',
@@ -117,7 +119,7 @@ export function renderLayout(options: LayoutOptions): string {
 function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
   const toc = (options.headings ?? []).filter((heading) => heading.level === 2 && heading.anchor !== '');
   const tocHtml =
-    toc.length >= 3
+    toc.length >= 3 && !options.sideHtml
       ? `<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title" class="toc-title">On this page</h2><ol>${toc
           .map((h) => `<li><a href="#${escapeHtml(h.anchor)}">${escapeHtml(h.text)}</a></li>`)
           .join('')}</ol></nav>`
@@ -134,9 +136,10 @@ function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
     options.description ? `<p class="lead">${escapeHtml(options.description)}</p>` : '',
     updated,
     '</div></div>',
-    `<div class="container article-grid${tocHtml ? ' has-toc' : ''}">`,
+    `<div class="container article-grid${tocHtml ? ' has-toc' : ''}${options.sideHtml ? ' has-side' : ''}">`,
     tocHtml ? `<aside class="article-aside">${tocHtml}</aside>` : '',
-    `<article class="prose">${options.bodyHtml}</article>`,
+    `<div class="article-main"><article class="prose">${options.bodyHtml}</article>${options.afterHtml ?? ''}</div>`,
+    options.sideHtml ? `<div class="article-side">${options.sideHtml}</div>` : '',
     '</div>',
   ].join('');
 }

@@ -80,10 +80,13 @@ export function shortTitleOf(page: Page): string {
   return page.title;
 }
 
-/** Header navigation: pages with front matter `nav`, by that number, then title. */
+/**
+ * Header navigation: pages with front matter `nav`, by that number, then title. The demo page is
+ * left out: the header's "Request a demo" button already leads there.
+ */
 export function navigationOf(site: Site): Page[] {
   return site.pages
-    .filter((page) => page.nav !== null)
+    .filter((page) => page.nav !== null && page.form !== 'demo')
     .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
 }
 

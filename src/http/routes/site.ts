@@ -1,5 +1,285 @@
-// PLACEHOLDER — replaced by the engineer who owns this route module.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createValidator,
+  LeadRequestSchema,
+  SOLUTION_PAGE_BY_COMPANY_TYPE,
+  SuggestionRequestSchema,
+  type FieldProblem,
+  type LeadRequest,
+  type SuggestionRequest,
+} from '../../contract/index.js';
+import { encodePagePath, type Page } from '../../content/index.js';
+import { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from '../../site/forms.js';
+import { matchesEtag, prefersMarkdown } from '../../site/negotiation.js';
+import {
+  renderBuiltInDemoPage,
+  renderConfirmationPage,
+  renderContentPage,
+  renderErrorPage,
+  renderNotFoundPage,
+  renderSearchPage,
+  renderStandaloneFormPage,
+  type SiteView,
+} from '../../site/pages.js';
+import { demoPathOf } from '../../site/paths.js';
+import { HTML_TYPE, SiteRenderCache, type Representation } from '../../site/render-cache.js';
+import { searchForPage } from '../../site/search.js';
+import { siteAssets } from '../../site/assets.js';
+import type { SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
+import { setErrorRenderer } from '../errors.js';
+import { crossSiteProblem } from './submissions.js';
 
-export async function registerSiteRoutes(_app: FastifyInstance, _context: AppContext): Promise<void> {}
+const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
+
+/** Pages are rendered once per start; browsers may keep them for a few minutes and revalidate. */
+const PAGE_CACHE_CONTROL = 'public, max-age=300';
+const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+const validateLead = createValidator(LeadRequestSchema);
+const validateSuggestion = createValidator(SuggestionRequestSchema);
+
+/** The path of a request, percent-decoded and NFC-normalised like `Page.url`; null when malformed. */
+function decodedPath(request: FastifyRequest): string | null {
+  const raw = request.url.split('?')[0]!;
+  try {
+    return decodeURIComponent(raw).normalize('NFC');
+  } catch {
+    return null;
+  }
+}
+
+function queryStringOf(request: FastifyRequest): string {
+  const index = request.url.indexOf('?');
+  return index === -1 ? '' : request.url.slice(index);
+}
+
+/** A query parameter as one string (the first when repeated). */
+function queryParam(request: FastifyRequest, name: string): string {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  return '';
+}
+
+function sendRepresentation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  representation: Representation,
+  extraHeaders: Record<string, string> = {},
+) {
+  reply
+    .header('vary', 'Accept')
+    .header('etag', representation.etag)
+    .header('cache-control', PAGE_CACHE_CONTROL)
+    .headers(extraHeaders);
+  if (matchesEtag(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+  return reply.code(200).type(representation.contentType).send(representation.body);
+}
+
+function sendHtml(reply: FastifyReply, status: number, html: string) {
+  return reply.code(status).header('cache-control', 'no-store').type(HTML_TYPE).send(html);
+}
+
+/** The string values of a submitted form, for showing them again next to the problems. */
+function formValues(body: unknown): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return values;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === 'string') values[key] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') values[key] = value[0];
+  }
+  return values;
+}
+
+function metaOf(request: FastifyRequest): SubmissionMeta {
+  const userAgent = request.headers['user-agent'];
+  return {
+    requestId: request.id,
+    clientIp: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
+    idempotencyKey: undefined,
+  };
+}
+
+/**
+ * The public website: static assets, content pages (HTML, Markdown twin, redirects between the
+ * slash and no-slash forms), the search page, the forms' no-JavaScript routes and the HTML error
+ * pages. The content catch-all is registered last and hands unknown paths to the not-found handler.
+ */
+export async function registerSiteRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const { site } = context;
+  const cache = new SiteRenderCache(site, () => context.config.publicBaseUrl);
+  cache.current();
+  const view = (): SiteView => ({ site, publicBaseUrl: context.config.publicBaseUrl });
+
+  setErrorRenderer(app, 'html', (request, reply, status, body) => {
+    const path = decodedPath(request) ?? '/';
+    const html =
+      status === 404 ? renderNotFoundPage(view(), path) : renderErrorPage(view(), path, status, body);
+    return sendHtml(reply, status, html);
+  });
+
+  // Static assets: the content hash in `?v=` makes a URL immutable.
+  const assets = siteAssets();
+  app.get<{ Params: { name: string } }>('/assets/:name', HTML_ROUTE, (request, reply) => {
+    const asset = assets.get(request.params.name);
+    if (!asset) return reply.callNotFound();
+    const versioned = queryParam(request, 'v') === asset.version;
+    reply
+      .header('etag', asset.etag)
+      .header('cache-control', versioned ? ASSET_CACHE_CONTROL : 'public, max-age=300');
+    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    return reply.type(asset.contentType).send(asset.body);
+  });
+
+  app.get('/search', HTML_ROUTE, (request, reply) => {
+    const { status, outcome } = searchForPage(
+      context.ask,
+      queryParam(request, 'q'),
+      context.config.publicBaseUrl,
+      request.id,
+    );
+    return reply
+      .code(status)
+      .header('cache-control', 'no-cache')
+      .type(HTML_TYPE)
+      .send(renderSearchPage(view(), outcome));
+  });
+
+  /** The page a form is re-rendered on: the page it was sent from when that page carries it. */
+  const formPageFor = (kind: FormKind, values: Record<string, string>): Page | null => {
+    const from = values.sourcePage ? site.byUrl.get(values.sourcePage) : undefined;
+    if (from?.form === kind) return from;
+    if (kind === 'demo') return site.pages.find((page) => page.form === 'demo') ?? null;
+    const audiencePage =
+      values.companyType === 'cro' || values.companyType === 'research-site'
+        ? site.byUrl.get(SOLUTION_PAGE_BY_COMPANY_TYPE[values.companyType])
+        : undefined;
+    if (audiencePage?.form === 'suggestion') return audiencePage;
+    return site.pages.find((page) => page.form === 'suggestion') ?? null;
+  };
+
+  const renderFormPage = (kind: FormKind, state: FormState): string => {
+    const page = formPageFor(kind, { ...state.values });
+    if (page) return renderContentPage(view(), page, state);
+    if (kind === 'demo') return renderBuiltInDemoPage(view(), state);
+    return renderStandaloneFormPage(view(), kind, FORM_ACTIONS[kind], state);
+  };
+
+  const handleForm = async <T>(
+    kind: FormKind,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    validate: (body: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] },
+    accept: (value: T) => Promise<{ provider: string }>,
+  ) => {
+    const values = formValues(request.body);
+    const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
+    if (crossSite)
+      return sendHtml(
+        reply,
+        403,
+        renderErrorPage(view(), FORM_ACTIONS[kind], 403, {
+          ok: false,
+          error: 'Forbidden',
+          code: 'VALIDATION_ERROR',
+          message: `The form was sent from another site: Origin ${crossSite.message}.`,
+          resolution: `Open the form on this site and ${crossSite.fix}.`,
+        }),
+      );
+    const result = validate(request.body);
+    if (!result.ok) return sendHtml(reply, 400, renderFormPage(kind, { values, problems: result.problems }));
+    let provider: string;
+    try {
+      ({ provider } = await accept(result.value));
+    } catch (error) {
+      request.log.error({ errorClass: (error as Error)?.name ?? typeof error }, 'form submission not stored');
+      const mailbox = site.info.salesEmail ? ` or write to ${site.info.salesEmail}` : '';
+      return sendHtml(
+        reply,
+        500,
+        renderFormPage(kind, {
+          values,
+          problems: [],
+          formError: `Your ${kind === 'demo' ? 'request' : 'suggestion'} could not be sent just now (reference ${request.id}). Nothing was stored: please try again in a moment${mailbox}.`,
+        }),
+      );
+    }
+    const query = new URLSearchParams();
+    if (provider === 'mailto') query.set('via', 'mailto');
+    if (values.sourcePage && site.byUrl.has(values.sourcePage)) query.set('from', values.sourcePage);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    // POST-redirect-GET: reloading the confirmation does not send the form again.
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `${FORM_ACTIONS[kind]}/sent${search}`)
+      .send();
+  };
+
+  app.post('/forms/demo-request', HTML_ROUTE, (request, reply) =>
+    handleForm<LeadRequest>('demo', request, reply, validateLead, (value) =>
+      context.submissions.acceptLead(value, metaOf(request)),
+    ),
+  );
+  app.post('/forms/document-suggestion', HTML_ROUTE, (request, reply) =>
+    handleForm<SuggestionRequest>('suggestion', request, reply, validateSuggestion, (value) =>
+      context.submissions.acceptSuggestion(value, metaOf(request)),
+    ),
+  );
+
+  // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.
+  for (const kind of ['demo', 'suggestion'] as const) {
+    app.get(FORM_ACTIONS[kind], HTML_ROUTE, (_request, reply) => {
+      const page = kind === 'demo' ? demoPathOf(site) : formPageFor('suggestion', {})?.url;
+      const target = page ? `${encodePagePath(page)}#${FORM_ANCHORS[kind]}` : '/';
+      return reply.code(303).header('location', target).send();
+    });
+    app.get(`${FORM_ACTIONS[kind]}/sent`, HTML_ROUTE, (request, reply) => {
+      const from = site.byUrl.get(queryParam(request, 'from')) ?? null;
+      const html = renderConfirmationPage(view(), kind, `${FORM_ACTIONS[kind]}/sent`, {
+        mailto: queryParam(request, 'via') === 'mailto',
+        from,
+      });
+      return sendHtml(reply, 200, html);
+    });
+  }
+
+  const isRegisteredGet = (path: string) =>
+    /^\/[A-Za-z0-9._~\-/]*$/.test(path) && app.hasRoute({ method: 'GET', url: path });
+
+  // Last: content pages, their Markdown twins and the slash redirects.
+  app.get('/*', HTML_ROUTE, (request, reply) => {
+    const path = decodedPath(request);
+    if (path === null) return reply.callNotFound();
+    const rendered = cache.current();
+
+    const page = rendered.byPath.get(path);
+    if (page) {
+      const links: Record<string, string> = page.markdownPath
+        ? { link: `<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"` }
+        : {};
+      const representation =
+        page.markdown && prefersMarkdown(request.headers.accept) ? page.markdown : page.html;
+      return sendRepresentation(request, reply, representation, links);
+    }
+
+    const twin = rendered.byMarkdownPath.get(path);
+    if (twin?.markdown) return sendRepresentation(request, reply, twin.markdown);
+
+    // /solutions → /solutions/ (a folder index) and /product/x/ → /product/x (a page, or a route such as /docs).
+    let target: string | null = null;
+    if (!path.endsWith('/') && rendered.byPath.has(`${path}/`)) target = `${path}/`;
+    else if (path.endsWith('/') && path !== '/') {
+      const withoutSlash = path.slice(0, -1);
+      if (rendered.byPath.has(withoutSlash) || isRegisteredGet(withoutSlash)) target = withoutSlash;
+    }
+    if (target !== null)
+      return reply
+        .code(308)
+        .header('location', encodePagePath(target) + queryStringOf(request))
+        .send();
+    return reply.callNotFound();
+  });
+}

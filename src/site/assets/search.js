@@ -1,2 +1,312 @@
-// Live search: streams /ask results into the header box and the search page.
-export {};
+// Live search for the header box and the search page. Results stream from GET /ask as
+// Server-Sent Events (unnamed `data:` events: first {"_meta"}, then {"content": [...]} chunks) and
+// are shown as they arrive. Server strings only ever reach the page through textContent.
+
+const MIN_QUERY_LENGTH = 2;
+const DEBOUNCE_MS = 180;
+
+const canonicalOrigin = (() => {
+  const link = document.querySelector('link[rel="canonical"]');
+  try {
+    return new URL(link ? link.href : location.href).origin;
+  } catch {
+    return location.origin;
+  }
+})();
+
+function safeDecode(path) {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
+/** A result URL on this site becomes a path, so it works on whichever host serves the page. */
+function linkOf(url) {
+  let parsed;
+  try {
+    parsed = new URL(url, location.href);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (parsed.origin === canonicalOrigin || parsed.origin === location.origin) {
+    const path = parsed.pathname + parsed.search + parsed.hash;
+    return { href: path, display: safeDecode(path) };
+  }
+  return { href: parsed.href, display: parsed.href };
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Ranges to mark: the server's `highlights`, else every occurrence of its `matchedWords`. */
+function rangesOf(text, data) {
+  if (Array.isArray(data.highlights)) {
+    return data.highlights.filter(
+      (range) =>
+        range &&
+        Number.isInteger(range.start) &&
+        Number.isInteger(range.end) &&
+        range.start >= 0 &&
+        range.end <= text.length &&
+        range.start < range.end,
+    );
+  }
+  const words = Array.isArray(data.matchedWords)
+    ? data.matchedWords.filter((w) => typeof w === 'string' && w)
+    : [];
+  if (words.length === 0) return [];
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`,
+    'giu',
+  );
+  return [...text.matchAll(pattern)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+}
+
+function snippetOf(text, data) {
+  const fragment = document.createDocumentFragment();
+  let position = 0;
+  for (const { start, end } of rangesOf(text, data).sort((a, b) => a.start - b.start)) {
+    if (start < position) continue;
+    fragment.append(text.slice(position, start));
+    const mark = document.createElement('mark');
+    mark.textContent = text.slice(start, end);
+    fragment.append(mark);
+    position = end;
+  }
+  fragment.append(text.slice(position));
+  return fragment;
+}
+
+function resultItem(data) {
+  if (!data || typeof data.url !== 'string') return null;
+  const link = linkOf(data.url);
+  if (!link) return null;
+  const item = document.createElement('li');
+  item.className = 'result';
+  const anchor = document.createElement('a');
+  anchor.className = 'result-link';
+  anchor.href = link.href;
+  const title = document.createElement('span');
+  title.className = 'result-title';
+  title.textContent = typeof data.name === 'string' && data.name ? data.name : link.display;
+  const url = document.createElement('span');
+  url.className = 'result-url';
+  url.textContent = link.display;
+  anchor.append(title, url);
+  if (typeof data.description === 'string' && data.description) {
+    const snippet = document.createElement('span');
+    snippet.className = 'result-snippet';
+    snippet.append(snippetOf(data.description, data));
+    anchor.append(snippet);
+  }
+  item.append(anchor);
+  return item;
+}
+
+/**
+ * Opens the event stream for one query. `handlers.text(text)`, `handlers.result(data)` and
+ * `handlers.done(ok)`; returns a function that stops the stream. The server ends the stream by
+ * closing it, which EventSource reports as an error: it is closed then, so it never reconnects.
+ */
+function streamAsk(query, handlers) {
+  const source = new EventSource(`/ask?query=${encodeURIComponent(query)}&streaming=true`);
+  let answered = false;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    source.close();
+    handlers.done(answered);
+  };
+  source.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== 'object') return;
+    if (message._meta) answered = true;
+    if (!Array.isArray(message.content)) return;
+    for (const item of message.content) {
+      if (item && item.type === 'text' && typeof item.text === 'string') handlers.text(item.text);
+      else if (item && item.type === 'resource' && item.resource) {
+        const data = item.resource.data;
+        for (const entry of Array.isArray(data) ? data : [data]) handlers.result(entry);
+      }
+    }
+  };
+  source.onerror = finish;
+  return () => {
+    finished = true;
+    source.close();
+  };
+}
+
+/** One search box with its status line and result list; `onStart` runs before each search. */
+function liveSearch({ input, list, status, onStart, onDone }) {
+  let stop = null;
+  let timer = 0;
+
+  const run = (query) => {
+    if (stop) stop();
+    onStart(query);
+    list.replaceChildren();
+    status.textContent = 'Searching…';
+    let count = 0;
+    let summary = '';
+    stop = streamAsk(query, {
+      // The answer's text is written for agents; it is shown only when nothing matched.
+      text(text) {
+        summary = text;
+      },
+      result(data) {
+        const item = resultItem(data);
+        if (!item) return;
+        list.append(item);
+        count += 1;
+      },
+      done(ok) {
+        stop = null;
+        if (!ok) status.textContent = 'Live search is not available right now. Press Enter to search.';
+        else if (count > 0)
+          status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${query}”`;
+        else status.textContent = summary || 'No pages matched.';
+        onDone(ok, count);
+      },
+    });
+  };
+
+  const schedule = () => {
+    clearTimeout(timer);
+    const query = input.value.trim();
+    if (query.length < MIN_QUERY_LENGTH) {
+      if (stop) stop();
+      stop = null;
+      return false;
+    }
+    timer = setTimeout(() => run(query), DEBOUNCE_MS);
+    return true;
+  };
+
+  return { run, schedule, cancel: () => (stop ? stop() : undefined) };
+}
+
+/** Arrow keys move between the result links; ArrowUp from the first goes back to the box. */
+function arrowNavigation(input, list) {
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown') return;
+    const first = list.querySelector('a');
+    if (!first) return;
+    event.preventDefault();
+    first.focus();
+  });
+  list.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const links = [...list.querySelectorAll('a')];
+    const index = links.indexOf(document.activeElement);
+    if (index === -1) return;
+    event.preventDefault();
+    if (event.key === 'ArrowDown') (links[index + 1] ?? links[index]).focus();
+    else if (index === 0) input.focus();
+    else links[index - 1].focus();
+  });
+}
+
+function setUpHeaderSearch(form) {
+  const input = form.querySelector('input[name="q"]');
+  const panel = form.querySelector('[data-live-results]');
+  if (!input || !panel) return;
+  const status = document.createElement('p');
+  status.className = 'live-status';
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const list = document.createElement('ol');
+  list.className = 'results-list';
+  list.setAttribute('aria-label', 'Search results');
+  const all = document.createElement('a');
+  all.className = 'live-all';
+  all.textContent = 'See all results';
+  panel.replaceChildren(status, list, all);
+  input.setAttribute('aria-controls', panel.id || (panel.id = 'header-live-results'));
+
+  const close = () => {
+    panel.hidden = true;
+  };
+  const open = () => {
+    panel.hidden = false;
+  };
+
+  const search = liveSearch({
+    input,
+    list,
+    status,
+    onStart(query) {
+      all.href = `/search?q=${encodeURIComponent(query)}`;
+      open();
+    },
+    onDone() {},
+  });
+
+  input.addEventListener('input', () => {
+    if (!search.schedule()) close();
+  });
+  input.addEventListener('focus', () => {
+    if (list.childElementCount > 0 && input.value.trim().length >= MIN_QUERY_LENGTH) open();
+  });
+  arrowNavigation(input, list);
+  form.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || panel.hidden) return;
+    event.preventDefault();
+    close();
+    input.focus();
+  });
+  form.addEventListener('focusout', (event) => {
+    if (!form.contains(event.relatedTarget)) close();
+  });
+}
+
+function setUpSearchPage(form) {
+  const input = form.querySelector('input[name="q"]');
+  const results = document.querySelector('[data-search-results]');
+  const status = results && results.querySelector('[data-search-status]');
+  const list = results && results.querySelector('[data-search-list]');
+  if (!input || !status || !list) return;
+  const siteName = document.querySelector('meta[property="og:site_name"]')?.content ?? '';
+  let live = true;
+
+  const search = liveSearch({
+    input,
+    list,
+    status,
+    onStart(query) {
+      history.replaceState(null, '', `/search?q=${encodeURIComponent(query)}`);
+      document.title = `Search: ${query}${siteName ? ` | ${siteName}` : ''}`;
+    },
+    onDone(ok) {
+      // Without a working stream the form falls back to the server-rendered results page.
+      live = ok;
+    },
+  });
+
+  input.addEventListener('input', () => {
+    if (live) search.schedule();
+  });
+  form.addEventListener('submit', (event) => {
+    const query = input.value.trim();
+    if (!live || query === '') return;
+    event.preventDefault();
+    search.run(query);
+  });
+  arrowNavigation(input, list);
+}
+
+for (const form of document.querySelectorAll('form[data-live-search]')) setUpHeaderSearch(form);
+for (const form of document.querySelectorAll('form[data-search-page]')) setUpSearchPage(form);

@@ -1,0 +1,411 @@
+import type { TObject } from '@sinclair/typebox';
+import {
+  COMPANY_TYPE_LABELS,
+  COMPANY_TYPES,
+  LeadRequestSchema,
+  PERSONA_LABELS,
+  PERSONAS_BY_COMPANY_TYPE,
+  SOLUTION_PAGE_BY_COMPANY_TYPE,
+  SUGGESTION_COMPANY_TYPES,
+  SuggestionRequestSchema,
+  type CompanyType,
+  type FieldProblem,
+  type LeadPersona,
+} from '../contract/index.js';
+import { encodePagePath } from '../content/index.js';
+import { escapeHtml } from './escape.js';
+
+/**
+ * The demo request form and the document suggestion form. Bounds come from the contract schemas,
+ * the persona choices from the contract's persona table. Without JavaScript they post
+ * (urlencoded) to the site's form routes; forms.js turns them into JSON posts to the API.
+ */
+
+export type FormKind = 'demo' | 'suggestion';
+
+/** What a re-rendered form shows: the values sent and the problems found with them. */
+export interface FormState {
+  values: Readonly<Record<string, string>>;
+  problems: readonly FieldProblem[];
+  /** A problem with the submission as a whole (delivery failure, refused origin). */
+  formError?: string;
+}
+
+export const FORM_ACTIONS: Record<FormKind, string> = {
+  demo: '/forms/demo-request',
+  suggestion: '/forms/document-suggestion',
+};
+
+export const FORM_API_ENDPOINTS: Record<FormKind, string> = {
+  demo: '/api/leads',
+  suggestion: '/api/document-suggestions',
+};
+
+/** Element id of the section holding each form; the no-JS post returns to it. */
+export const FORM_ANCHORS: Record<FormKind, string> = {
+  demo: 'demo-form',
+  suggestion: 'suggestion-form',
+};
+
+interface FieldSpec {
+  name: string;
+  label: string;
+  control: 'input' | 'textarea' | 'company-type' | 'persona';
+  type?: 'text' | 'email';
+  autocomplete?: string;
+  required: boolean;
+  wide?: boolean;
+  hint?: string;
+}
+
+const LEAD_FIELDS: readonly FieldSpec[] = [
+  // The contract accepts `name` or `firstName` + `lastName`; the form asks for the pair.
+  { name: 'firstName', label: 'First name', control: 'input', autocomplete: 'given-name', required: true },
+  { name: 'lastName', label: 'Last name', control: 'input', autocomplete: 'family-name', required: true },
+  {
+    name: 'email',
+    label: 'Work email',
+    control: 'input',
+    type: 'email',
+    autocomplete: 'email',
+    required: true,
+    wide: true,
+  },
+  { name: 'company', label: 'Company', control: 'input', autocomplete: 'organization', required: false },
+  {
+    name: 'role',
+    label: 'Job title',
+    control: 'input',
+    autocomplete: 'organization-title',
+    required: false,
+  },
+  { name: 'companyType', label: 'Organization type', control: 'company-type', required: false, wide: true },
+  {
+    name: 'persona',
+    label: 'Your area',
+    control: 'persona',
+    required: false,
+    wide: true,
+    hint: 'The choices follow the organization type.',
+  },
+  { name: 'teamSize', label: 'Team size', control: 'input', required: false, hint: 'For example 10–50.' },
+  {
+    name: 'timeline',
+    label: 'Timeline',
+    control: 'input',
+    required: false,
+    hint: 'For example “this quarter”.',
+  },
+  {
+    name: 'message',
+    label: 'What would you like to see?',
+    control: 'textarea',
+    required: false,
+    wide: true,
+  },
+];
+
+const SUGGESTION_FIELDS: readonly FieldSpec[] = [
+  { name: 'companyType', label: 'Organization type', control: 'company-type', required: true, wide: true },
+  {
+    name: 'persona',
+    label: 'Your area',
+    control: 'persona',
+    required: true,
+    wide: true,
+    hint: 'The choices follow the organization type.',
+  },
+  {
+    name: 'suggestion',
+    label: 'Which document would you like generated from the protocol?',
+    control: 'textarea',
+    required: true,
+    wide: true,
+    hint: 'Describe the protocol-derived document or workflow output you need.',
+  },
+  {
+    name: 'email',
+    label: 'Work email',
+    control: 'input',
+    type: 'email',
+    autocomplete: 'email',
+    required: false,
+    wide: true,
+    hint: 'If you would like us to follow up.',
+  },
+];
+
+const SCHEMAS: Record<FormKind, TObject> = { demo: LeadRequestSchema, suggestion: SuggestionRequestSchema };
+const FIELDS: Record<FormKind, readonly FieldSpec[]> = { demo: LEAD_FIELDS, suggestion: SUGGESTION_FIELDS };
+
+/** Field bounds as the contract schema states them. */
+function boundsOf(kind: FormKind, field: string): { maxLength?: number; minLength?: number } {
+  const properties = SCHEMAS[kind].properties;
+  const schema = properties[field];
+  if (!schema) throw new Error(`the ${kind} contract schema has no field ${field}`);
+  const bounds: { maxLength?: number; minLength?: number } = {};
+  if (typeof schema.maxLength === 'number') bounds.maxLength = schema.maxLength;
+  if (typeof schema.minLength === 'number') bounds.minLength = schema.minLength;
+  return bounds;
+}
+
+/** Company types offered by each form: the suggestion form only those the contract lets suggest. */
+function companyTypesOf(kind: FormKind): readonly CompanyType[] {
+  return kind === 'demo' ? COMPANY_TYPES : SUGGESTION_COMPANY_TYPES;
+}
+
+/** The company type a suggestion form preselects on an audience page (e.g. /solutions/cros → cro). */
+export function companyTypeForPage(path: string): CompanyType | null {
+  for (const [type, page] of Object.entries(SOLUTION_PAGE_BY_COMPANY_TYPE))
+    if (page === path) return type as CompanyType;
+  return null;
+}
+
+/** The label a visitor sees for a contract field (used in messages). */
+export function fieldLabel(kind: FormKind, field: string): string | null {
+  if (field === 'name') return 'Name';
+  return FIELDS[kind].find((spec) => spec.name === field)?.label ?? null;
+}
+
+/** Where a problem is shown: `name` (either-or rule) belongs to the first-name field. */
+function fieldShowingProblem(kind: FormKind, field: string): string | null {
+  if (kind === 'demo' && field === 'name') return 'firstName';
+  return FIELDS[kind].some((spec) => spec.name === field) ? field : null;
+}
+
+/**
+ * A contract problem in words for a visitor: the field's label and the validator's message, with
+ * the persona rule explained in terms of the form's choices rather than slugs.
+ */
+export function describeProblemForVisitor(
+  kind: FormKind,
+  problem: FieldProblem,
+  values: Readonly<Record<string, string>>,
+): string {
+  if (problem.field === 'name') return 'Enter your first and last name.';
+  if (problem.field === 'persona' && problem.message.includes('is not a persona of companyType')) {
+    const companyType = values.companyType as CompanyType | undefined;
+    const label = companyType ? COMPANY_TYPE_LABELS[companyType] : undefined;
+    return label
+      ? `Choose an area listed under “${label}”, or change the organization type.`
+      : 'Choose an area that belongs to your organization type.';
+  }
+  const label = fieldLabel(kind, problem.field) ?? problem.field;
+  return `${label} ${problem.message}.`;
+}
+
+function idOf(kind: FormKind, field: string): string {
+  return `${kind}-${field}`;
+}
+
+function renderCompanyTypeSelect(kind: FormKind, id: string, value: string, attrs: string): string {
+  const options = companyTypesOf(kind).map(
+    (type) =>
+      `<option value="${type}"${type === value ? ' selected' : ''}>${escapeHtml(COMPANY_TYPE_LABELS[type])}</option>`,
+  );
+  return `<select id="${id}" name="companyType"${attrs} data-company-type-select><option value="">Choose…</option>${options.join('')}</select>`;
+}
+
+function renderPersonaSelect(
+  kind: FormKind,
+  id: string,
+  value: string,
+  companyType: string,
+  attrs: string,
+): string {
+  // A persona listed under two company types is selected once: in the chosen type's group if any.
+  const selectedGroup = companyTypesOf(kind).find(
+    (type) =>
+      (type === companyType || !companyTypesOf(kind).includes(companyType as CompanyType)) &&
+      (PERSONAS_BY_COMPANY_TYPE[type] as readonly string[]).includes(value),
+  );
+  const groups = companyTypesOf(kind).map((type) => {
+    const options = (PERSONAS_BY_COMPANY_TYPE[type] as readonly LeadPersona[]).map(
+      (persona) =>
+        `<option value="${persona}"${type === selectedGroup && persona === value ? ' selected' : ''}>${escapeHtml(
+          PERSONA_LABELS[persona],
+        )}</option>`,
+    );
+    return `<optgroup label="${escapeHtml(COMPANY_TYPE_LABELS[type])}" data-company-type="${type}">${options.join('')}</optgroup>`;
+  });
+  return `<select id="${id}" name="persona"${attrs} data-persona-select><option value="">Choose…</option>${groups.join('')}</select>`;
+}
+
+function renderField(
+  kind: FormKind,
+  spec: FieldSpec,
+  state: FormState,
+  fieldErrors: Map<string, string[]>,
+): string {
+  const id = idOf(kind, spec.name);
+  const value = state.values[spec.name] ?? '';
+  const errors = fieldErrors.get(spec.name);
+  const described = [spec.hint ? `${id}-hint` : '', `${id}-error`].filter((part) => part !== '').join(' ');
+  const bounds = spec.control === 'input' || spec.control === 'textarea' ? boundsOf(kind, spec.name) : {};
+  const attrs = [
+    spec.required ? ' required' : '',
+    bounds.maxLength !== undefined ? ` maxlength="${bounds.maxLength}"` : '',
+    bounds.minLength !== undefined ? ` minlength="${bounds.minLength}"` : '',
+    spec.autocomplete ? ` autocomplete="${spec.autocomplete}"` : '',
+    ` aria-describedby="${described}"`,
+    errors !== undefined ? ' aria-invalid="true"' : '',
+  ].join('');
+
+  let control: string;
+  switch (spec.control) {
+    case 'input':
+      control = `<input id="${id}" name="${spec.name}" type="${spec.type ?? 'text'}"${attrs} value="${escapeHtml(value)}">`;
+      break;
+    case 'textarea':
+      control = `<textarea id="${id}" name="${spec.name}" rows="5"${attrs}>${escapeHtml(value)}</textarea>`;
+      break;
+    case 'company-type':
+      control = renderCompanyTypeSelect(kind, id, value, attrs);
+      break;
+    case 'persona':
+      control = renderPersonaSelect(kind, id, value, state.values.companyType ?? '', attrs);
+      break;
+  }
+  const optional = spec.required ? '' : ' <span class="optional">(optional)</span>';
+  return [
+    `<div class="field${spec.wide ? ' field-wide' : ''}">`,
+    `<label for="${id}">${escapeHtml(spec.label)}${optional}</label>`,
+    spec.hint ? `<p class="field-hint" id="${id}-hint">${escapeHtml(spec.hint)}</p>` : '',
+    control,
+    `<p class="field-error" id="${id}-error" data-error-for="${spec.name}">${escapeHtml((errors ?? []).join(' '))}</p>`,
+    '</div>',
+  ].join('');
+}
+
+export interface FormContext {
+  /** Path of the page the form sits on: recorded as `sourcePage` when the contract allows it. */
+  pagePath: string;
+  /** Sales mailbox offered when the site has no delivery configured. */
+  salesEmail: string;
+  state?: FormState;
+}
+
+const EMPTY_STATE: FormState = { values: {}, problems: [] };
+
+/** Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower). */
+export function acceptsSourcePage(kind: FormKind, path: string): boolean {
+  const schema = SCHEMAS[kind].properties.sourcePage!;
+  const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
+  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
+  return path.length <= maxLength && (pattern === null || pattern.test(path));
+}
+
+export function renderForm(kind: FormKind, context: FormContext): string {
+  const state = context.state ?? EMPTY_STATE;
+  const values = { ...state.values };
+  if (kind === 'suggestion' && values.companyType === undefined) {
+    const preselected = companyTypeForPage(context.pagePath);
+    if (preselected && (SUGGESTION_COMPANY_TYPES as readonly string[]).includes(preselected))
+      values.companyType = preselected;
+  }
+  const shownState: FormState = { ...state, values };
+
+  const fieldErrors = new Map<string, string[]>();
+  const summary: string[] = [];
+  for (const problem of state.problems) {
+    const text = describeProblemForVisitor(kind, problem, values);
+    const field = fieldShowingProblem(kind, problem.field);
+    if (field) {
+      fieldErrors.set(field, [...(fieldErrors.get(field) ?? []), text]);
+      summary.push(`<li><a href="#${idOf(kind, field)}">${escapeHtml(text)}</a></li>`);
+    } else {
+      summary.push(`<li>${escapeHtml(text)}</li>`);
+    }
+  }
+  if (state.formError) summary.push(`<li>${escapeHtml(state.formError)}</li>`);
+  // The either-or name rule also marks an empty last name as invalid (its message is on first name).
+  if (kind === 'demo' && fieldErrors.has('firstName') && !values.lastName) fieldErrors.set('lastName', []);
+
+  const fields = FIELDS[kind].map((spec) => renderField(kind, spec, shownState, fieldErrors));
+  const sourcePage = acceptsSourcePage(kind, context.pagePath)
+    ? `<input type="hidden" name="sourcePage" value="${escapeHtml(context.pagePath)}">`
+    : '';
+  const errorSummary = summary.length > 0 ? `<h3>Please check the form</h3><ul>${summary.join('')}</ul>` : '';
+  const intro =
+    kind === 'demo'
+      ? 'Tell us a little about your team and we will arrange a demo around the way you work.'
+      : 'Missing a document you derive from the protocol? Tell our product team which one would help.';
+  const heading = kind === 'demo' ? 'Request a demo' : 'Suggest a document';
+  const button = kind === 'demo' ? 'Request a demo' : 'Send suggestion';
+  const note =
+    kind === 'demo'
+      ? 'We use these details only to arrange and follow up on your demo.'
+      : 'Your suggestion goes to our product team for review.';
+
+  return [
+    `<div class="form-card">`,
+    `<h2 id="${kind}-form-title">${heading}</h2>`,
+    `<p class="form-intro">${intro}</p>`,
+    `<div class="form-success" data-form-success role="status" aria-live="polite" tabindex="-1"></div>`,
+    // What forms.js shows after a successful post, written once here (no copy of the text in JS).
+    `<template data-success-template>${confirmationHtml(kind, {
+      mailto: true,
+      salesEmail: context.salesEmail,
+      backPath: null,
+      backTitle: null,
+    })}</template>`,
+    `<form class="site-form" method="post" action="${FORM_ACTIONS[kind]}#${FORM_ANCHORS[kind]}" `,
+    `aria-labelledby="${kind}-form-title" data-enhance-form="${kind}" data-endpoint="${FORM_API_ENDPOINTS[kind]}"`,
+    ` data-sales-email="${escapeHtml(context.salesEmail)}">`,
+    `<div class="form-errors" data-form-errors aria-live="assertive" tabindex="-1">${errorSummary}</div>`,
+    `<div class="form-grid">${fields.join('')}</div>`,
+    sourcePage,
+    '<div class="form-actions">',
+    `<button class="button button-primary" type="submit">${button}</button>`,
+    `<p class="form-note">${note}</p>`,
+    '</div>',
+    '</form>',
+    '</div>',
+  ].join('');
+}
+
+/** The section around a form, with the anchor the no-JS post returns to. */
+export function renderFormSection(kind: FormKind, context: FormContext): string {
+  return `<section class="form-section" id="${FORM_ANCHORS[kind]}" aria-labelledby="${kind}-form-title">${renderForm(
+    kind,
+    context,
+  )}</section>`;
+}
+
+export interface ConfirmationOptions {
+  /** Offer the sales mailbox (the site has no delivery configured: provider `mailto`). */
+  mailto: boolean;
+  salesEmail: string;
+  backPath: string | null;
+  backTitle: string | null;
+}
+
+/** The inside of the "thank you" panel; the mailbox paragraph is marked so forms.js can drop it. */
+export function confirmationHtml(kind: FormKind, options: ConfirmationOptions): string {
+  const parts =
+    kind === 'demo'
+      ? [
+          '<h2>Thank you: your demo request has been received</h2>',
+          '<p>Our team will contact you at the e-mail address you gave to arrange a time.</p>',
+        ]
+      : [
+          '<h2>Thank you: your suggestion has been received</h2>',
+          '<p>Our product team reviews every suggestion when planning new document types.</p>',
+        ];
+  if (options.mailto && options.salesEmail)
+    parts.push(
+      `<p data-if-mailto>If you would like to add anything, write to <a href="mailto:${escapeHtml(
+        options.salesEmail,
+      )}">${escapeHtml(options.salesEmail)}</a>.</p>`,
+    );
+  if (options.backPath && options.backTitle)
+    parts.push(
+      `<p><a href="${escapeHtml(encodePagePath(options.backPath))}">Back to ${escapeHtml(options.backTitle)}</a></p>`,
+    );
+  return parts.join('');
+}
+
+/** The "thank you" panel on the confirmation page a successful no-JS post is redirected to. */
+export function renderConfirmation(kind: FormKind, options: ConfirmationOptions): string {
+  return `<div class="form-success" role="status">${confirmationHtml(kind, options)}</div>`;
+}

@@ -1,0 +1,383 @@
+import { encodePagePath, type Page, type Site } from '../content/index.js';
+import type { ErrorBody } from '../contract/index.js';
+import { escapeHtml } from './escape.js';
+import { renderConfirmation, renderFormSection, type FormKind, type FormState } from './forms.js';
+import { renderLayout, type PageKind } from './layout.js';
+import {
+  childrenOf,
+  DEFAULT_DEMO_PATH,
+  demoPathOf,
+  markdownPathOf,
+  navigationOf,
+  shortTitleOf,
+} from './paths.js';
+
+/** What every template needs: the content and the public base URL for absolute links. */
+export interface SiteView {
+  site: Site;
+  publicBaseUrl: string;
+}
+
+/** A form placed on the page being rendered, with the state of a failed no-JS submission. */
+export interface PageForm {
+  kind: FormKind;
+  state?: FormState;
+}
+
+function isDocumentation(url: string): boolean {
+  return url === '/docs' || url === '/docs/' || url.startsWith('/docs/');
+}
+
+function kindOf(page: Page, hasChildren: boolean): PageKind {
+  if (isDocumentation(page.url)) return 'TechArticle';
+  if (page.form === 'demo') return 'ContactPage';
+  if (page.url !== '/' && page.url.endsWith('/') && hasChildren) return 'CollectionPage';
+  return 'WebPage';
+}
+
+function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3'): string {
+  const cards = pages.map(
+    (page) =>
+      `<li class="card"><${headingLevel} class="card-title"><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(
+        page.title,
+      )}</a></${headingLevel}>` +
+      (page.description ? `<p>${escapeHtml(page.description)}</p>` : '') +
+      '<span class="card-more" aria-hidden="true">Read more →</span></li>',
+  );
+  return `<ul class="cards">${cards.join('')}</ul>`;
+}
+
+function formSection(view: SiteView, page: Pick<Page, 'url'>, form: PageForm): string {
+  return renderFormSection(form.kind, {
+    pagePath: page.url,
+    salesEmail: view.site.info.salesEmail,
+    ...(form.state ? { state: form.state } : {}),
+  });
+}
+
+/** The page's form as the content asks for it (front matter `form`), with a submission's state. */
+function formOf(page: Page, state?: FormState): PageForm | null {
+  if (!page.form) return null;
+  return state ? { kind: page.form, state } : { kind: page.form };
+}
+
+/** A decorative drawing for the home hero: one source document feeding three derived ones. */
+const HERO_ART = [
+  '<svg class="hero-art" viewBox="0 0 420 320" width="420" height="320" aria-hidden="true" focusable="false">',
+  '<rect class="art-paper" x="20" y="30" width="170" height="250" rx="14"/>',
+  '<rect class="art-primary" x="42" y="56" width="92" height="12" rx="6"/>',
+  '<rect class="art-line" x="42" y="84" width="126" height="8" rx="4"/>',
+  '<rect class="art-line" x="42" y="102" width="108" height="8" rx="4"/>',
+  '<rect class="art-line" x="42" y="120" width="118" height="8" rx="4"/>',
+  ...[0, 1, 2, 3].flatMap((column) =>
+    [0, 1, 2, 3].map((row) => {
+      const filled = (column + row) % 3 === 0;
+      return `<rect class="${filled ? 'art-accent' : 'art-soft'}" x="${42 + column * 31}" y="${150 + row * 27}" width="24" height="20" rx="4"/>`;
+    }),
+  ),
+  '<path class="art-link" d="M190 155 C 220 155, 220 72, 248 72"/>',
+  '<path class="art-link" d="M190 155 C 220 155, 220 160, 248 160"/>',
+  '<path class="art-link" d="M190 155 C 220 155, 220 248, 248 248"/>',
+  ...[37, 125, 213].map(
+    (y) =>
+      `<rect class="art-paper" x="248" y="${y}" width="152" height="70" rx="12"/>` +
+      `<rect class="art-primary" x="266" y="${y + 18}" width="22" height="22" rx="6"/>` +
+      `<rect class="art-line" x="300" y="${y + 20}" width="82" height="7" rx="3.5"/>` +
+      `<rect class="art-line" x="300" y="${y + 35}" width="60" height="7" rx="3.5"/>`,
+  ),
+  '</svg>',
+].join('');
+
+function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
+  const { site } = view;
+  const demoPath = demoPathOf(site);
+  const sections = navigationOf(site);
+  const explore = sections[0];
+  const hero = [
+    '<section class="hero" aria-labelledby="hero-title"><div class="container hero-inner"><div class="hero-text">',
+    site.info.tagline ? `<p class="hero-eyebrow">${escapeHtml(site.info.tagline)}</p>` : '',
+    `<h1 id="hero-title">${escapeHtml(page.title)}</h1>`,
+    page.description ? `<p class="lead">${escapeHtml(page.description)}</p>` : '',
+    '<div class="hero-actions">',
+    `<a class="button button-primary" href="${escapeHtml(encodePagePath(demoPath))}">Request a demo</a>`,
+    explore
+      ? `<a class="button button-secondary" href="${escapeHtml(encodePagePath(explore.url))}">${escapeHtml(
+          explore.title,
+        )}</a>`
+      : '',
+    '</div></div>',
+    HERO_ART,
+    '</div></section>',
+  ].join('');
+  const cards =
+    sections.length > 0
+      ? `<section class="section section-alt" aria-labelledby="explore-title"><div class="container"><h2 id="explore-title" class="section-title">Explore ${escapeHtml(
+          site.info.name,
+        )}</h2>${renderCards(sections, 'h3')}</div></section>`
+      : '';
+  const body =
+    page.html.trim() !== ''
+      ? `<div class="container article-grid"><article class="prose">${page.html}</article></div>`
+      : '';
+  const closing = form
+    ? `<div class="container">${formSection(view, page, form)}</div>`
+    : `<section class="section section-alt" aria-labelledby="closing-title"><div class="container"><h2 id="closing-title">See ${escapeHtml(
+        site.info.name,
+      )} in action</h2><p class="lead">Tell us about your team and we will arrange a demo around the way you work.</p><a class="button button-primary" href="${escapeHtml(
+        encodePagePath(demoPath),
+      )}">Request a demo</a></div></section>`;
+  return renderLayout({
+    ...view,
+    title: page.title,
+    description: page.description,
+    canonicalPath: page.url,
+    bare: true,
+    bodyHtml: hero + cards + body + closing,
+    kind: kindOf(page, false),
+    markdownPath: markdownPathOf(page.url),
+    datePublished: page.date,
+    dateModified: page.lastModified,
+    scripts: form ? ['forms.js'] : [],
+  });
+}
+
+/**
+ * A content page: the layout around the page's HTML, the child pages as cards below it (section
+ * indexes and pages with a folder of sub-pages), and the form the front matter names.
+ */
+export function renderContentPage(view: SiteView, page: Page, formState?: FormState): string {
+  const form = formOf(page, formState);
+  if (page.url === '/') return renderHome(view, page, form);
+  const children = childrenOf(view.site, page);
+  const listing =
+    children.length > 0
+      ? `<section class="section-children" aria-labelledby="children-title"><h2 id="children-title">In this section</h2>${renderCards(
+          children,
+          'h3',
+        )}</section>`
+      : '';
+  // The demo form sits beside the page's text; other forms follow it.
+  const side = form?.kind === 'demo' ? formSection(view, page, form) : '';
+  const after = listing + (form && form.kind !== 'demo' ? formSection(view, page, form) : '');
+  // A body that brings its own h1 is shown without the layout's page header (one h1 per page).
+  const ownHeading = page.headings.some((heading) => heading.level === 1);
+  return renderLayout({
+    ...view,
+    title: page.title,
+    description: page.description,
+    canonicalPath: page.url,
+    ...(ownHeading
+      ? {
+          bare: true,
+          bodyHtml: `<div class="container article-grid${side ? ' has-side' : ''}"><div class="article-main"><article class="prose">${page.html}</article>${after}</div>${side ? `<div class="article-side">${side}</div>` : ''}</div>`,
+        }
+      : { bodyHtml: page.html, afterHtml: after, sideHtml: side }),
+    kind: kindOf(page, children.length > 0),
+    headings: page.headings,
+    markdownPath: markdownPathOf(page.url),
+    datePublished: page.date,
+    dateModified: page.lastModified,
+    scripts: form ? ['forms.js'] : [],
+  });
+}
+
+/** The demo page the site serves at /demo when no content page carries `form: demo`. */
+export function renderBuiltInDemoPage(view: SiteView, formState?: FormState): string {
+  const form: PageForm = formState ? { kind: 'demo', state: formState } : { kind: 'demo' };
+  return renderLayout({
+    ...view,
+    title: 'Request a demo',
+    description: `See ${view.site.info.name} in a demo tailored to your team.`,
+    canonicalPath: DEFAULT_DEMO_PATH,
+    bodyHtml: `<p>Tell us who you are and what you would like to see, and we will be in touch to arrange a time.</p>`,
+    sideHtml: formSection(view, { url: DEFAULT_DEMO_PATH }, form),
+    kind: 'ContactPage',
+    scripts: ['forms.js'],
+  });
+}
+
+/** A stand-alone page for a form whose page is gone (a re-render after a no-JS post). */
+export function renderStandaloneFormPage(
+  view: SiteView,
+  kind: FormKind,
+  path: string,
+  state: FormState,
+): string {
+  return renderLayout({
+    ...view,
+    title: kind === 'demo' ? 'Request a demo' : 'Suggest a document',
+    description:
+      kind === 'demo'
+        ? `Request a demo of ${view.site.info.name}.`
+        : `Suggest a protocol-derived document for ${view.site.info.name} to generate.`,
+    canonicalPath: path,
+    bodyHtml: '',
+    afterHtml: formSection(view, { url: path }, { kind, state }),
+    robots: 'noindex',
+    scripts: ['forms.js'],
+  });
+}
+
+export interface ConfirmationOptions {
+  mailto: boolean;
+  /** The page the form was sent from, to link back to. */
+  from: Page | null;
+}
+
+/** The page a successful no-JS post is redirected to. */
+export function renderConfirmationPage(
+  view: SiteView,
+  kind: FormKind,
+  path: string,
+  options: ConfirmationOptions,
+): string {
+  const title = kind === 'demo' ? 'Demo request received' : 'Suggestion received';
+  return renderLayout({
+    ...view,
+    title,
+    description:
+      kind === 'demo' ? 'Thank you for requesting a demo.' : 'Thank you for suggesting a document.',
+    canonicalPath: path,
+    bodyHtml: renderConfirmation(kind, {
+      mailto: options.mailto,
+      salesEmail: view.site.info.salesEmail,
+      backPath: options.from?.url ?? null,
+      backTitle: options.from ? shortTitleOf(options.from) : null,
+    }),
+    robots: 'noindex',
+  });
+}
+
+/** One search hit as the search page shows it. */
+export interface SearchHit {
+  title: string;
+  /** Link target: a site path when the result is on this site, else the absolute URL. */
+  href: string;
+  /** Shown under the title. */
+  displayUrl: string;
+  snippet: string;
+  /** UTF-16 ranges of `snippet` to mark. */
+  highlights: readonly { start: number; end: number }[];
+}
+
+export interface SearchOutcome {
+  query: string;
+  /** The summary line of the answer, or the reason there is none. */
+  status: string;
+  hits: readonly SearchHit[];
+}
+
+function renderSnippet(text: string, highlights: SearchHit['highlights']): string {
+  let html = '';
+  let position = 0;
+  for (const { start, end } of [...highlights].sort((a, b) => a.start - b.start)) {
+    if (start < position || end <= start || end > text.length) continue;
+    html += escapeHtml(text.slice(position, start)) + `<mark>${escapeHtml(text.slice(start, end))}</mark>`;
+    position = end;
+  }
+  return html + escapeHtml(text.slice(position));
+}
+
+export function renderSearchHits(hits: readonly SearchHit[]): string {
+  return hits
+    .map(
+      (hit) =>
+        `<li class="result"><a class="result-link" href="${escapeHtml(hit.href)}">` +
+        `<span class="result-title">${escapeHtml(hit.title)}</span>` +
+        `<span class="result-url">${escapeHtml(hit.displayUrl)}</span>` +
+        `<span class="result-snippet">${renderSnippet(hit.snippet, hit.highlights)}</span></a></li>`,
+    )
+    .join('');
+}
+
+/** /search: the form, and the results rendered on the server (the page works without JavaScript). */
+export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string {
+  const body = [
+    '<div class="page-header"><div class="container">',
+    '<h1 id="search-title">Search</h1>',
+    '<form class="search-page-form" role="search" aria-label="Search this site" action="/search" method="get" data-search-page>',
+    '<label class="visually-hidden" for="search-page-input">Search query</label>',
+    `<input id="search-page-input" class="search-input" type="search" name="q" value="${escapeHtml(
+      outcome.query,
+    )}" maxlength="1000" required autocomplete="off" spellcheck="false" placeholder="Search pages and documentation">`,
+    '<button class="button button-primary" type="submit">Search</button>',
+    '</form>',
+    '</div></div>',
+    '<div class="container section search-page" data-search-results>',
+    `<p class="results-status" role="status" aria-live="polite" data-search-status>${escapeHtml(outcome.status)}</p>`,
+    `<ol class="results-list" data-search-list>${renderSearchHits(outcome.hits)}</ol>`,
+    '</div>',
+  ].join('');
+  return renderLayout({
+    ...view,
+    title: outcome.query ? `Search: ${outcome.query}` : 'Search',
+    description: `Search the pages and documentation of ${view.site.info.name}.`,
+    canonicalPath: '/search',
+    bare: true,
+    bodyHtml: body,
+    kind: 'SearchResultsPage',
+    ...(outcome.query ? { robots: 'noindex' } : {}),
+    headerSearch: false,
+  });
+}
+
+/** The HTML 404 page; `path` is the (decoded) path asked for. */
+export function renderNotFoundPage(view: SiteView, path: string): string {
+  const suggestions = navigationOf(view.site);
+  const body = [
+    '<section class="container not-found" aria-labelledby="not-found-title">',
+    '<p class="code">Error 404</p>',
+    '<h1 id="not-found-title">Page not found</h1>',
+    `<p class="lead">There is no page at <code>${escapeHtml(path)}</code>. It may have moved, or the address may be mistyped.</p>`,
+    '<form class="search-page-form" role="search" aria-label="Search this site" action="/search" method="get">',
+    '<label class="visually-hidden" for="not-found-search">Search the site</label>',
+    '<input id="not-found-search" class="search-input" type="search" name="q" maxlength="1000" required placeholder="Search the site">',
+    '<button class="button button-primary" type="submit">Search</button>',
+    '</form>',
+    suggestions.length > 0
+      ? `<h2>Popular pages</h2><ul class="cards">${suggestions
+          .map(
+            (page) =>
+              `<li class="card"><h3 class="card-title"><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(
+                shortTitleOf(page),
+              )}</a></h3>${page.description ? `<p>${escapeHtml(page.description)}</p>` : ''}</li>`,
+          )
+          .join('')}</ul>`
+      : '',
+    '<p><a href="/">Go to the home page</a></p>',
+    '</section>',
+  ].join('');
+  return renderLayout({
+    ...view,
+    title: 'Page not found',
+    description: `The page ${path} does not exist on this site.`,
+    canonicalPath: path,
+    bare: true,
+    bodyHtml: body,
+    robots: 'noindex',
+    headerSearch: false,
+  });
+}
+
+/** Any other error answered as HTML (a form post that was too large, a server failure). */
+export function renderErrorPage(view: SiteView, path: string, status: number, error: ErrorBody): string {
+  const title = status >= 500 ? 'Something went wrong' : 'The request could not be handled';
+  const body = [
+    '<section class="container not-found" aria-labelledby="error-title">',
+    `<p class="code">Error ${status}</p>`,
+    `<h1 id="error-title">${escapeHtml(title)}</h1>`,
+    `<p class="lead">${escapeHtml(error.message)}</p>`,
+    `<p>${escapeHtml(error.resolution)}</p>`,
+    '<p><a href="/">Go to the home page</a></p>',
+    '</section>',
+  ].join('');
+  return renderLayout({
+    ...view,
+    title,
+    description: error.message,
+    canonicalPath: path,
+    bare: true,
+    bodyHtml: body,
+    robots: 'noindex',
+  });
+}

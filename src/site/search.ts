@@ -1,0 +1,111 @@
+import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
+import { normaliseQuery, type AskService } from '../nlweb/index.js';
+import type { SearchHit, SearchOutcome } from './pages.js';
+
+/** Results on the server-rendered search page. */
+export const SEARCH_PAGE_RESULTS = 20;
+
+function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length++;
+  return length;
+}
+
+/** A site path for links to this site (so they work on any host the site is reached at). */
+function linkOf(url: string, publicBaseUrl: string): { href: string; display: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  const base = new URL(`${publicBaseUrl}/`);
+  if (parsed.origin === base.origin && parsed.pathname.startsWith(base.pathname)) {
+    const path = `/${parsed.pathname.slice(base.pathname.length)}${parsed.search}${parsed.hash}`;
+    let display = path;
+    try {
+      display = decodeURI(path);
+    } catch {
+      display = path;
+    }
+    return { href: path, display };
+  }
+  return { href: parsed.href, display: parsed.href };
+}
+
+function highlightsOf(value: unknown, snippet: string): SearchHit['highlights'] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (range): range is { start: number; end: number } =>
+      typeof range === 'object' &&
+      range !== null &&
+      Number.isInteger((range as { start: unknown }).start) &&
+      Number.isInteger((range as { end: unknown }).end) &&
+      (range as { start: number }).start >= 0 &&
+      (range as { end: number }).end <= snippet.length,
+  );
+}
+
+/** The search page's results, from the NLWeb answer. */
+export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: string): SearchOutcome {
+  let status = '';
+  const hits: SearchHit[] = [];
+  for (const item of answer.content) {
+    if (item.type === 'text') {
+      if (status === '') status = item.text;
+      continue;
+    }
+    const data = item.resource.data;
+    for (const result of Array.isArray(data) ? data : [data]) {
+      const record = result as Record<string, unknown>;
+      if (typeof record.url !== 'string') continue;
+      const link = linkOf(record.url, publicBaseUrl);
+      if (!link) continue;
+      const snippet = typeof record.description === 'string' ? record.description : '';
+      hits.push({
+        title: typeof record.name === 'string' ? record.name : link.display,
+        href: link.href,
+        displayUrl: link.display,
+        snippet,
+        highlights: highlightsOf(record.highlights, snippet),
+      });
+    }
+  }
+  // The answer's own text is written for agents (it repeats the top URL); people get a count.
+  if (hits.length > 0) status = `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${query}”`;
+  return { query, status, hits };
+}
+
+/**
+ * Runs a search-page query through the ask service directly (the same answer GET /ask gives).
+ * `status` is 400 for a query over the contract's length limit.
+ */
+export function searchForPage(
+  ask: AskService,
+  rawQuery: string,
+  publicBaseUrl: string,
+  requestId: string,
+): { status: number; outcome: SearchOutcome } {
+  const query = normaliseQuery(rawQuery);
+  if (query === '')
+    return {
+      status: 200,
+      outcome: { query: '', status: 'Type a question or a few words to search the site.', hits: [] },
+    };
+  const length = codePointLength(query);
+  if (length > MAX_QUERY_LENGTH)
+    return {
+      status: 400,
+      outcome: {
+        query: Array.from(query).slice(0, MAX_QUERY_LENGTH).join(''),
+        status: `The search is too long (${length} characters): use at most ${MAX_QUERY_LENGTH}.`,
+        hits: [],
+      },
+    };
+  const answer = ask.answer(
+    { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null },
+    requestId,
+  );
+  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl) };
+}
