@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { buildOpenApiDocument } from '../../src/contract/index.js';
 import { loadConfig, type Config, type ConfigSource } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
@@ -107,18 +106,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logs,
     contract: () =>
       (contract ??= fetch(`${url}/openapi.json`).then(async (response) => {
-        // Until the discovery routes serve /openapi.json, the document they will serve is built here.
-        const document =
-          response.status === 404
-            ? buildOpenApiDocument({
-                publicBaseUrl: config.publicBaseUrl,
-                bodyLimitBytes: config.bodyLimitBytes,
-                siteName: site.info.name,
-              })
-            : await response.json();
-        if (response.status !== 200 && response.status !== 404)
-          throw new Error(`/openapi.json answered ${response.status}`);
-        return new PublishedContract(document as ConstructorParameters<typeof PublishedContract>[0]);
+        if (response.status !== 200) throw new Error(`/openapi.json answered ${response.status}`);
+        return new PublishedContract(
+          (await response.json()) as ConstructorParameters<typeof PublishedContract>[0],
+        );
       })),
     close: async () => {
       await app.close();
