@@ -161,12 +161,19 @@ export class SchemaReader {
     const s = this.resolve(schema);
     const properties = isObject(s.properties) ? s.properties : {};
     const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
+    // Fields that one of several alternative `required` lists names (`name`, or `firstName` and `lastName`).
+    const alternatives = [s.anyOf, s.oneOf].filter(Array.isArray).flat().filter(isObject);
+    const conditional = new Set(
+      alternatives.flatMap((branch) => (Array.isArray(branch.required) ? branch.required.map(String) : [])),
+    );
     const rows: FieldRow[] = [];
     for (const [name, propertySchema] of Object.entries(properties)) {
       const fullName = prefix ? `${prefix}.${name}` : name;
       const isRequired = required.has(name);
       const requiredText = !isRequired
-        ? 'no'
+        ? conditional.has(name)
+          ? 'conditional (see meaning)'
+          : 'no'
         : parentRequired || !prefix
           ? 'yes'
           : `yes, when \`${prefix}\` is given`;

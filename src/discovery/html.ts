@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { ERROR_CODES, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
 import { encodePagePath } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
+import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
 import type { DiscoveryModel, HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
@@ -121,7 +122,7 @@ export function developersPage(model: DiscoveryModel): HtmlPageParts {
       DISCOVERY_PATHS.openApi,
       DISCOVERY_PATHS.openApi,
     )}, which is authoritative; the same reference for agents is ${link(DISCOVERY_PATHS.apiMd, DISCOVERY_PATHS.apiMd)}.</p>`,
-    `<p><strong>No operation takes credentials.</strong> ${escapeHtml(approvalRule(model))}</p>`,
+    `<p><strong>No operation takes credentials.</strong> ${inline(approvalRule(model))}</p>`,
     htmlTable(
       ['Method', 'Path', 'Operation', 'Summary', 'Effect'],
       reference.operations.map((op) => [
@@ -193,7 +194,11 @@ function companionsList(): string {
 }
 
 export function docsPage(model: DiscoveryModel): HtmlPageParts {
-  const pages = model.site.pages.filter((page) => page.url.startsWith('/docs/'));
+  const pages = treeOrder(
+    model.site.pages.filter((page) => page.url.startsWith('/docs/')),
+    model.site.byUrl.get('/docs/'),
+    '/docs/',
+  );
   const list =
     pages.length > 0
       ? `<ul>${pages

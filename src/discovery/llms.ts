@@ -43,7 +43,7 @@ function isDirectChild(folder: string, page: Page): boolean {
  * A section's pages as a tree walk: the index first, then each page followed by the pages of its
  * own folder (`/solutions/cros` then `/solutions/cros/…`), siblings by `order`, then URL.
  */
-function treeOrder(pages: readonly Page[], index: Page | undefined, folder: string): Page[] {
+export function treeOrder(pages: readonly Page[], index: Page | undefined, folder: string): Page[] {
   const remaining = new Set(pages);
   const ordered: Page[] = [];
   const visit = (current: string) => {

@@ -35,7 +35,8 @@ export function linkText(text: string): string {
 
 /** A URL inside `(...)` of a Markdown link: spaces and parentheses would end it early. */
 export function linkTarget(url: string): string {
-  return url.replace(/[ ()<>]/g, (char) => encodeURIComponent(char));
+  // encodeURIComponent leaves parentheses alone, so they are written out here.
+  return url.replace(/[ ()<>]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 export function link(text: string, url: string): string {
