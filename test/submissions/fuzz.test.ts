@@ -53,7 +53,7 @@ function encode(type: string, data: Record<string, unknown>, raw: string | null)
   if (raw !== null) return raw;
   if (type.startsWith('application/x-www-form-urlencoded'))
     return new URLSearchParams(
-      Object.entries(data).map(([k, v]) => [
+      Object.entries(data).map(([k, v]): [string, string] => [
         k,
         typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
       ]),
