@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResult, NlWebResponse } from '../../src/contract/index.js';
 import { startAskApp, withoutRequestId, type AskApp } from './helpers.js';
@@ -355,5 +356,46 @@ describe('CORS', () => {
     ]) {
       expect(response.headers['access-control-allow-origin']).toBe('*');
     }
+  });
+});
+
+describe('hostile input', () => {
+  it('never answers 5xx to odd query strings', async () => {
+    const odd = [
+      '/ask?__proto__=x&query=widgets',
+      '/ask?query=%E0%A4%A',
+      '/ask?query=%00',
+      '/ask?query[]=a',
+      '/ask?query=a&&&=&streaming',
+      '/ask?constructor=1&query=widgets',
+      `/ask?query=${'%F0%9F%98%80'.repeat(1001)}`,
+      '/ask?query=%ED%A0%80',
+    ];
+    for (const url of odd) {
+      const response = await server.app.inject({ method: 'GET', url });
+      expect([200, 400], `${url} → ${response.statusCode}`).toContain(response.statusCode);
+      expectNlWeb(response, response.statusCode);
+    }
+  });
+
+  it('never answers 5xx to arbitrary query values and JSON bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.constantFrom('query', 'streaming', 'max_results', 'mode', 'site', 'conversation_id', 'prev'),
+          fc.oneof(fc.string({ maxLength: 40 }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 })),
+        ),
+        fc.jsonValue({ maxDepth: 4 }),
+        async (params, body) => {
+          const viaGet = await get({ ...params, streaming: 'false' });
+          expect([200, 400]).toContain(viaGet.statusCode);
+          expectNlWeb(viaGet, viaGet.statusCode);
+          const viaPost = await post(JSON.stringify(body));
+          expect([200, 400]).toContain(viaPost.statusCode);
+          expectNlWeb(viaPost, viaPost.statusCode, 'POST');
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
