@@ -34,8 +34,6 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: false,
     return503OnClosing: true,
     // Node's default checks header/request timeouts only every 30 s (see the reliability notes).
     connectionTimeout: 0,
