@@ -25,12 +25,6 @@ export interface FieldRow {
   description: string;
 }
 
-export interface ExampleValue {
-  /** Where it comes from: `contract` (the document's own example) or `generated` (built here). */
-  source: 'contract' | 'generated';
-  value: unknown;
-}
-
 export interface ResponseDoc {
   status: string;
   description: string;

@@ -1,7 +1,7 @@
 import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
 import type { Page, Site } from '../content/index.js';
 import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
-import { absoluteUrl, DISCOVERY_PATHS } from './paths.js';
+import { absoluteUrl } from './paths.js';
 import type { SitemapLimits } from './sitemap.js';
 
 /** A page of this room rendered for people: the body, and what the layout needs around it. */
@@ -89,15 +89,3 @@ function identifierHost(publicBaseUrl: string): string {
     new URL(publicBaseUrl).hostname.replace(/[^A-Za-z0-9.-]/g, '-').replace(/^-+|-+$/g, '') || 'localhost'
   );
 }
-
-/** The public pages, in the site's order (by URL). Every loaded page is public. */
-export function publicPages(site: Site): Page[] {
-  return site.pages;
-}
-
-/** Pages of the documentation section (`/docs/…`), the section index first. */
-export function docsPages(site: Site): Page[] {
-  return site.pages.filter((page) => page.url.startsWith('/docs/'));
-}
-
-export { DISCOVERY_PATHS };
