@@ -8,10 +8,13 @@
  *   ascending) and of postTf (three 16-bit term frequencies per posting: title, headings, body);
  * - a forward index: the term numbers of each document's fields in text order (fwd, with field f
  *   of document d at fwdStart[3d+f] … fwdStart[3d+f+1]); the joined form of a compound
- *   ("email" for "e-mail") carries JOINED_FLAG and takes no position. Used for proximity and
+ *   ("email" for "e-mail") is stored as ~term (negative) and takes no position. Used for proximity and
  *   feedback, which need a document's words;
- * - field lengths (fieldLen[3d+f], joined forms not counted) and, per ranking, the BM25F
- *   normalisation factors norms[3d+f] = weight_f / (1 − b_f + b_f · len / avgLen_f).
+ * - field lengths (fieldLen[3d+f], joined forms not counted) and, per ranking, each posting's
+ *   saturated BM25F weight postWeight[p] = (k1 + 1) · tf' / (k1 + tf'), where
+ *   tf' = Σ_f weight_f · tf_f / (1 − b_f + b_f · len_f / avgLen_f) (a Float32Array, so that a
+ *   query term costs one multiply-add per posting). A term's score in a document is then
+ *   query weight · idf · postWeight.
  */
 
 import { analyzeTokens } from './analyzer.js';
@@ -20,9 +23,8 @@ import type { RankingOptions, RankingOverrides, SearchDocument } from './options
 import { FIELD_NAMES, resolveRanking } from './options.js';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
-export const JOINED_FLAG = 0x80000000;
-const TERM_MASK = 0x7fffffff;
 const TF_MAX = 0xffff;
+const NUMBER_RE = /^[0-9.]+$/;
 
 /** The ranking-independent part of an index, shared by every ranking view of it. */
 export interface IndexCore {
@@ -35,13 +37,19 @@ export interface IndexCore {
   readonly terms: readonly string[];
   /** Document frequency (documents with the term in any field). */
   readonly df: Uint32Array;
+  /**
+   * 1 if feedback may add the term to a query: two letters or more, not a number, in two
+   * documents or more.
+   */
+  readonly expandable: Uint8Array;
   readonly postStart: Uint32Array;
   readonly postDoc: Uint32Array;
   readonly postTf: Uint16Array;
   readonly fieldLen: Uint32Array;
   readonly avgFieldLen: Float64Array;
   readonly fwdStart: Uint32Array;
-  readonly fwd: Uint32Array;
+  /** Term numbers; the joined form of a compound as ~term (negative). Int32 keeps reads small-integer. */
+  readonly fwd: Int32Array;
   /** Scratch space for one search at a time (searches are synchronous). */
   readonly scratch: Scratch;
 }
@@ -60,30 +68,30 @@ export interface Scratch {
 export interface SearchIndex {
   readonly core: IndexCore;
   readonly ranking: RankingOptions;
-  /** BM25F per-document, per-field factors for this ranking. */
-  readonly norms: Float64Array;
+  /** Saturated BM25F weight of each posting for this ranking (see the top of this file). */
+  readonly postWeight: Float32Array;
 }
 
 export interface BuildOptions {
   ranking?: RankingOverrides;
 }
 
-/** A growable Uint32Array. */
-class U32Builder {
-  buf: Uint32Array;
+/** A growable Int32Array. */
+class I32Builder {
+  buf: Int32Array;
   length = 0;
   constructor(capacity: number) {
-    this.buf = new Uint32Array(Math.max(16, capacity));
+    this.buf = new Int32Array(Math.max(16, capacity));
   }
   push(v: number): void {
     if (this.length === this.buf.length) {
-      const next = new Uint32Array(this.buf.length * 2);
+      const next = new Int32Array(this.buf.length * 2);
       next.set(this.buf);
       this.buf = next;
     }
     this.buf[this.length++] = v;
   }
-  finish(): Uint32Array {
+  finish(): Int32Array {
     return this.buf.slice(0, this.length);
   }
 }
@@ -117,7 +125,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
   const terms: string[] = [];
   let dfList = new Uint32Array(1024);
   let lastDoc = new Int32Array(1024).fill(-1);
-  const fwd = new U32Builder(1 << 16);
+  const fwd = new I32Builder(1 << 16);
   const fwdStart = new Uint32Array(n * FIELD_COUNT + 1);
   const fieldLen = new Uint32Array(n * FIELD_COUNT);
   const totalLen = new Float64Array(FIELD_COUNT);
@@ -152,7 +160,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
           fwd.push(id);
           len++;
         } else {
-          fwd.push((id | JOINED_FLAG) >>> 0);
+          fwd.push(~id);
         }
       }
       fieldLen[d * FIELD_COUNT + f] = len;
@@ -177,7 +185,8 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
       const from = fwdStart[d * FIELD_COUNT + f] as number;
       const to = fwdStart[d * FIELD_COUNT + f + 1] as number;
       for (let i = from; i < to; i++) {
-        const t = (fwdArr[i] as number) & TERM_MASK;
+        const v = fwdArr[i] as number;
+        const t = v < 0 ? ~v : v;
         let slot: number;
         if (lastDoc[t] !== d) {
           lastDoc[t] = d;
@@ -193,6 +202,12 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     }
   }
 
+  const expandable = new Uint8Array(termCount);
+  for (let t = 0; t < termCount; t++) {
+    const term = terms[t] as string;
+    expandable[t] = term.length > 1 && !NUMBER_RE.test(term) && (df[t] as number) > 1 ? 1 : 0;
+  }
+
   const avgFieldLen = new Float64Array(FIELD_COUNT);
   for (let f = 0; f < FIELD_COUNT; f++) avgFieldLen[f] = n > 0 ? (totalLen[f] as number) / n : 0;
 
@@ -203,6 +218,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     termIds,
     terms,
     df,
+    expandable,
     postStart,
     postDoc,
     postTf,
@@ -218,10 +234,10 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
       fbTouched: null,
     },
   };
-  return { core, ranking, norms: computeNorms(core, ranking) };
+  return { core, ranking, postWeight: computeWeights(core, ranking) };
 }
 
-function computeNorms(core: IndexCore, ranking: RankingOptions): Float64Array {
+function computeWeights(core: IndexCore, ranking: RankingOptions): Float32Array {
   const n = core.docCount;
   const norms = new Float64Array(n * FIELD_COUNT);
   for (let f = 0; f < FIELD_COUNT; f++) {
@@ -232,7 +248,19 @@ function computeNorms(core: IndexCore, ranking: RankingOptions): Float64Array {
       norms[d * FIELD_COUNT + f] = avg > 0 ? weight / (1 - b + (b * len) / avg) : 0;
     }
   }
-  return norms;
+  const k1 = ranking.k1;
+  const { postDoc, postTf } = core;
+  const out = new Float32Array(postDoc.length);
+  for (let p = 0; p < postDoc.length; p++) {
+    const o = (postDoc[p] as number) * FIELD_COUNT;
+    const q = p * FIELD_COUNT;
+    const tf =
+      (postTf[q] as number) * (norms[o] as number) +
+      (postTf[q + 1] as number) * (norms[o + 1] as number) +
+      (postTf[q + 2] as number) * (norms[o + 2] as number);
+    out[p] = tf > 0 ? ((k1 + 1) * tf) / (k1 + tf) : 0;
+  }
+  return out;
 }
 
 /**
@@ -241,7 +269,7 @@ function computeNorms(core: IndexCore, ranking: RankingOptions): Float64Array {
  */
 export function withRanking(index: SearchIndex, overrides: RankingOverrides): SearchIndex {
   const ranking = resolveRanking(overrides, index.ranking);
-  return { core: index.core, ranking, norms: computeNorms(index.core, ranking) };
+  return { core: index.core, ranking, postWeight: computeWeights(index.core, ranking) };
 }
 
 /** Sizes of an index, for monitoring and benchmarks. */
@@ -251,7 +279,7 @@ export interface IndexStats {
   postings: number;
   /** Words in the forward index (including joined compound forms). */
   tokens: number;
-  /** Bytes held in typed arrays (postings, forward index, lengths, norms, scratch). */
+  /** Bytes held in typed arrays (postings and their weights, forward index, lengths, scratch). */
   typedArrayBytes: number;
 }
 
@@ -259,6 +287,7 @@ export function indexStats(index: SearchIndex): IndexStats {
   const c = index.core;
   const arrays = [
     c.df,
+    c.expandable,
     c.postStart,
     c.postDoc,
     c.postTf,
@@ -269,7 +298,7 @@ export function indexStats(index: SearchIndex): IndexStats {
     c.scratch.acc,
     c.scratch.touched,
     c.scratch.queryMark,
-    index.norms,
+    index.postWeight,
   ];
   let bytes = 0;
   for (const a of arrays) bytes += a.byteLength;

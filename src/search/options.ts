@@ -90,7 +90,7 @@ export const DEFAULT_RANKING: RankingOptions = {
     body: { weight: 1, b: 0.75 },
   },
   dropQuestionWords: true,
-  proximity: { enabled: true, window: 5, depth: 100, weight: 1, pairs: 'all' },
+  proximity: { enabled: true, window: 5, depth: 30, weight: 1, pairs: 'all' },
   feedback: {
     enabled: true,
     docs: 10,

@@ -7,7 +7,10 @@
 import type { QueryTerm } from './analyzer.js';
 import { analyzeQuery } from './analyzer.js';
 import type { IndexCore, SearchIndex } from './build.js';
-import { FIELD_COUNT, JOINED_FLAG } from './build.js';
+
+// A local copy of build.ts's FIELD_COUNT: hot loops read it, and a module-local constant is cheaper
+// than an imported binding under some loaders (tsx compiles imports to getters).
+const NF = 3;
 
 export interface SearchOptions {
   /** Results wanted (default 10). */
@@ -45,82 +48,112 @@ interface WeightedTerm {
   idf: number;
 }
 
-/** Accumulates weight · BM25F(t, d) into scratch.acc for every document with term t. */
+/** Accumulates weight · idf · BM25F(t, d) into scratch.acc for every document with term t. */
 function accumulate(index: SearchIndex, t: WeightedTerm, touchedCount: number): number {
   const c = index.core;
   const { acc, touched } = c.scratch;
-  const { postDoc, postTf } = c;
-  const norms = index.norms;
-  const k1 = index.ranking.k1;
-  const scale = t.weight * t.idf * (k1 + 1);
+  const postDoc = c.postDoc;
+  const postWeight = index.postWeight;
+  const scale = t.weight * t.idf;
   const end = c.postStart[t.id + 1] as number;
   for (let p = c.postStart[t.id] as number; p < end; p++) {
+    const w = postWeight[p] as number;
+    if (w === 0) continue;
     const d = postDoc[p] as number;
-    const o = d * 3;
-    const q = p * 3;
-    const tf =
-      (postTf[q] as number) * (norms[o] as number) +
-      (postTf[q + 1] as number) * (norms[o + 1] as number) +
-      (postTf[q + 2] as number) * (norms[o + 2] as number);
-    if (tf <= 0) continue;
     const prev = acc[d] as number;
     if (prev === 0) touched[touchedCount++] = d;
-    acc[d] = prev + (scale * tf) / (k1 + tf);
+    acc[d] = prev + scale * w;
   }
   return touchedCount;
 }
 
 /**
- * The best `k` documents among the touched ones, by (score desc, document number asc). Document
- * numbers follow key order, so this is also the key tie-break.
+ * The best `k` of `ids[0 … count)` by (value desc, id asc), best first. Used for documents (ids =
+ * document numbers, which follow key order, so this is also the key tie-break) and for feedback
+ * terms. A binary min-heap of the kept ids: the root is the weakest.
  */
-function topK(acc: Float64Array, touched: Uint32Array, touchedCount: number, k: number): number[] {
-  if (k <= 0 || touchedCount === 0) return [];
-  // A min-heap of the best k: the root is the weakest kept document.
-  const heap: number[] = [];
-  const worse = (a: number, b: number): boolean => {
-    const sa = acc[a] as number;
-    const sb = acc[b] as number;
-    return sa < sb || (sa === sb && a > b);
-  };
-  const siftDown = (i: number): void => {
-    const len = heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < len && worse(heap[l] as number, heap[m] as number)) m = l;
-      if (r < len && worse(heap[r] as number, heap[m] as number)) m = r;
-      if (m === i) return;
-      const tmp = heap[i] as number;
-      heap[i] = heap[m] as number;
-      heap[m] = tmp;
-      i = m;
-    }
-  };
-  for (let i = 0; i < touchedCount; i++) {
-    const d = touched[i] as number;
-    if (heap.length < k) {
-      heap.push(d);
-      let j = heap.length - 1;
+function topK(values: Float64Array, ids: Uint32Array, count: number, k: number): number[] {
+  if (k <= 0 || count === 0) return [];
+  const size = Math.min(k, count);
+  const heap = new Uint32Array(size);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i] as number;
+    const v = values[id] as number;
+    if (n < size) {
+      // Sift up: move parents stronger than the new id down.
+      let j = n++;
       while (j > 0) {
         const parent = (j - 1) >> 1;
-        if (!worse(heap[j] as number, heap[parent] as number)) break;
-        const tmp = heap[j] as number;
-        heap[j] = heap[parent] as number;
-        heap[parent] = tmp;
-        j = parent;
+        const p = heap[parent] as number;
+        const pv = values[p] as number;
+        if (pv > v || (pv === v && p < id)) {
+          heap[j] = p;
+          j = parent;
+        } else break;
       }
-    } else if (worse(heap[0] as number, d)) {
-      heap[0] = d;
-      siftDown(0);
+      heap[j] = id;
+      continue;
     }
+    const root = heap[0] as number;
+    const rv = values[root] as number;
+    if (v < rv || (v === rv && id > root)) continue;
+    // Replace the root and sift down.
+    let j = 0;
+    for (;;) {
+      const l = 2 * j + 1;
+      if (l >= n) break;
+      let m = l;
+      let mId = heap[l] as number;
+      let mv = values[mId] as number;
+      const r = l + 1;
+      if (r < n) {
+        const rId = heap[r] as number;
+        const rv2 = values[rId] as number;
+        if (rv2 < mv || (rv2 === mv && rId > mId)) {
+          m = r;
+          mId = rId;
+          mv = rv2;
+        }
+      }
+      if (mv < v || (mv === v && mId > id)) {
+        heap[j] = mId;
+        j = m;
+      } else break;
+    }
+    heap[j] = id;
   }
-  return heap.sort((a, b) => {
-    const sa = acc[a] as number;
-    const sb = acc[b] as number;
-    return sa !== sb ? sb - sa : a - b;
-  });
+  // Pop the weakest repeatedly, filling the output from the back: best first.
+  const out = new Array<number>(n);
+  while (n > 0) {
+    out[n - 1] = heap[0] as number;
+    const id = heap[--n] as number;
+    const v = values[id] as number;
+    let j = 0;
+    for (;;) {
+      const l = 2 * j + 1;
+      if (l >= n) break;
+      let m = l;
+      let mId = heap[l] as number;
+      let mv = values[mId] as number;
+      const r = l + 1;
+      if (r < n) {
+        const rId = heap[r] as number;
+        const rv2 = values[rId] as number;
+        if (rv2 < mv || (rv2 === mv && rId > mId)) {
+          m = r;
+          mId = rId;
+          mv = rv2;
+        }
+      }
+      if (mv < v || (mv === v && mId > id)) {
+        heap[j] = mId;
+        j = m;
+      } else break;
+    }
+    heap[j] = id;
+  }
+  return out;
 }
 
 function lookupTerms(core: IndexCore, query: QueryTerm[]): WeightedTerm[] {
@@ -163,42 +196,37 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
   const docWeight = used.map((d) => (linear ? (s.acc[d] as number) : Math.exp((s.acc[d] as number) - top)));
   let total = 0;
   for (const w of docWeight) total += w;
+  const fwd = c.fwd;
   for (let u = 0; u < used.length; u++) {
     const d = used[u] as number;
-    const pd = (docWeight[u] as number) / total;
-    const from = c.fwdStart[d * FIELD_COUNT] as number;
-    const to = c.fwdStart[d * FIELD_COUNT + FIELD_COUNT] as number;
-    let len = 0;
-    for (let i = from; i < to; i++) if (((c.fwd[i] as number) & JOINED_FLAG) === 0) len++;
+    const len =
+      (c.fieldLen[d * NF] as number) +
+      (c.fieldLen[d * NF + 1] as number) +
+      (c.fieldLen[d * NF + 2] as number);
     if (len === 0) continue;
-    const w = pd / len;
-    for (let i = from; i < to; i++) {
-      const v = c.fwd[i] as number;
-      if ((v & JOINED_FLAG) !== 0) continue;
+    const w = (docWeight[u] as number) / total / len;
+    const to = c.fwdStart[d * NF + NF] as number;
+    for (let i = c.fwdStart[d * NF] as number; i < to; i++) {
+      const v = fwd[i] as number;
+      if (v < 0) continue; // the joined form of a compound
       if (fbAcc[v] === 0) fbTouched[nTouched++] = v;
       fbAcc[v] = (fbAcc[v] as number) + w;
     }
   }
-  // Candidates: original terms always; new terms if not too common, not numbers, not one letter.
+  // Candidates: original terms always; new terms if expandable (not a number, not one letter, in
+  // two documents or more) and not too common.
   const maxDf = maxDocFrequency * c.docCount;
-  const original = new Set(terms.map((t) => t.id));
-  const candidates: number[] = [];
+  const mark = c.scratch.queryMark;
+  let nCandidates = 0;
   for (let i = 0; i < nTouched; i++) {
     const t = fbTouched[i] as number;
-    const term = c.terms[t] as string;
-    if (
-      original.has(t) ||
-      ((c.df[t] as number) <= maxDf && term.length > 1 && !/^[0-9.]+$/.test(term) && (c.df[t] as number) > 1)
-    ) {
-      candidates.push(t);
+    if ((mark[t] as number) >= 0 || (c.expandable[t] === 1 && (c.df[t] as number) <= maxDf)) {
+      fbTouched[nCandidates++] = t;
+    } else {
+      fbAcc[t] = 0;
     }
   }
-  candidates.sort((a, b) => {
-    const wa = fbAcc[a] as number;
-    const wb = fbAcc[b] as number;
-    return wa !== wb ? wb - wa : a - b;
-  });
-  const chosen = candidates.slice(0, index.ranking.feedback.terms);
+  const chosen = topK(fbAcc, fbTouched, nCandidates, index.ranking.feedback.terms);
   let sum = 0;
   for (const t of chosen) sum += fbAcc[t] as number;
   const qSum = terms.reduce((a, t) => a + t.weight, 0);
@@ -214,7 +242,7 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
       });
     }
   }
-  for (let i = 0; i < nTouched; i++) fbAcc[fbTouched[i] as number] = 0;
+  for (let i = 0; i < nCandidates; i++) fbAcc[fbTouched[i] as number] = 0;
   return out;
 }
 
@@ -226,7 +254,11 @@ interface ProximityContext {
   /** min(w_i·idf_i, w_j·idf_j) · (k1 + 1) for i < j, at i·q + j. */
   pairWeight: Float64Array;
   pair: Float64Array;
-  last: Int32Array;
+  /** The last `window` query-term occurrences: positions and query indexes (a ring). */
+  ringPos: Int32Array;
+  ringTerm: Int32Array;
+  /** Sum of the fields' average lengths. */
+  avgLen: number;
 }
 
 function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityContext {
@@ -240,66 +272,75 @@ function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityC
       pairWeight[i * q + j] = Math.min(ti.weight * ti.idf, tj.weight * tj.idf) * (k1 + 1);
     }
   }
+  const a = index.core.avgFieldLen;
+  const window = Math.max(1, index.ranking.proximity.window);
   return {
     q,
-    window: index.ranking.proximity.window,
+    window,
     adjacentOnly: index.ranking.proximity.pairs === 'adjacent',
     pairWeight,
     pair: new Float64Array(q * q),
-    last: new Int32Array(q),
+    ringPos: new Int32Array(window),
+    ringTerm: new Int32Array(window),
+    avgLen: (a[0] as number) + (a[1] as number) + (a[2] as number),
   };
 }
 
 /**
- * BM25TP proximity: for each pair of distinct query terms, acc = Σ 1/dist² over occurrences at
- * most `window` words apart in the same field (each occurrence paired with the latest occurrence
- * of the other term); the pair adds min(w_i·idf_i, w_j·idf_j) · (k1+1)·acc / (K + acc), with K the
- * BM25 length factor of the whole document. Query terms must be marked in scratch.queryMark.
+ * BM25TP proximity (Rasolofo & Savoy 2003): for each pair of distinct query terms, acc = Σ 1/dist²
+ * over every pair of their occurrences at most `window` indexed words apart in the same field; the
+ * pair adds min(w_i·idf_i, w_j·idf_j) · (k1+1)·acc / (K + acc), with K the BM25 length factor of
+ * the whole document. Query terms must be marked in scratch.queryMark.
  */
 function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ctx: ProximityContext): number {
   const c = index.core;
-  const { q, window, adjacentOnly, pair, last, pairWeight } = ctx;
+  const { q, window, adjacentOnly, pair, pairWeight, ringPos, ringTerm } = ctx;
   // Only documents with two or more of the query terms can have a pair.
   let present = 0;
   for (let i = 0; i < q && present < 2; i++) if (containsDoc(c, (terms[i] as WeightedTerm).id, d)) present++;
   if (present < 2) return 0;
   const mark = c.scratch.queryMark;
   const fwd = c.fwd;
+  const fwdStart = c.fwdStart;
   pair.fill(0);
   let any = false;
-  let docLen = 0;
-  let avgLen = 0;
-  for (let f = 0; f < FIELD_COUNT; f++) {
-    docLen += c.fieldLen[d * FIELD_COUNT + f] as number;
-    avgLen += c.avgFieldLen[f] as number;
-    last.fill(-1_000_000);
-    const from = c.fwdStart[d * FIELD_COUNT + f] as number;
-    const to = c.fwdStart[d * FIELD_COUNT + f + 1] as number;
-    let pos = 0;
-    for (let i = from; i < to; i++) {
+  // The last `window` occurrences of query terms, newest at head − 1. Positions run on across
+  // fields with a gap wider than the window, so fields never pair.
+  let head = 0;
+  let filled = 0;
+  let pos = 0;
+  for (let f = 0; f < NF; f++) {
+    const to = fwdStart[d * NF + f + 1] as number;
+    for (let i = fwdStart[d * NF + f] as number; i < to; i++) {
       const v = fwd[i] as number;
-      if ((v & JOINED_FLAG) !== 0) continue;
+      if (v < 0) continue; // the joined form of a compound
       const qi = mark[v] as number;
       if (qi >= 0 && qi < q) {
-        const lo = adjacentOnly ? Math.max(0, qi - 1) : 0;
-        const hi = adjacentOnly ? Math.min(q - 1, qi + 1) : q - 1;
-        for (let qj = lo; qj <= hi; qj++) {
-          if (qj === qi) continue;
-          const dist = pos - (last[qj] as number);
-          if (dist <= window) {
-            const k = qi < qj ? qi * q + qj : qj * q + qi;
-            pair[k] = (pair[k] as number) + 1 / (dist * dist);
-            any = true;
-          }
+        let slot = head;
+        for (let k = 0; k < filled; k++) {
+          slot = slot === 0 ? window - 1 : slot - 1;
+          const dist = pos - (ringPos[slot] as number);
+          if (dist > window) break;
+          const qj = ringTerm[slot] as number;
+          if (qj === qi || (adjacentOnly && qj !== qi - 1 && qj !== qi + 1)) continue;
+          const key = qi < qj ? qi * q + qj : qj * q + qi;
+          pair[key] = (pair[key] as number) + 1 / (dist * dist);
+          any = true;
         }
-        last[qi] = pos;
+        ringPos[head] = pos;
+        ringTerm[head] = qi;
+        head = head === window - 1 ? 0 : head + 1;
+        if (filled < window) filled++;
       }
       pos++;
     }
+    pos += window + 1;
   }
   if (!any) return 0;
+  const docLen =
+    (c.fieldLen[d * NF] as number) + (c.fieldLen[d * NF + 1] as number) + (c.fieldLen[d * NF + 2] as number);
   const b = index.ranking.fields.body.b;
-  const K = index.ranking.k1 * (1 - b + (avgLen > 0 ? (b * docLen) / avgLen : 0));
+  const K = index.ranking.k1 * (1 - b + (ctx.avgLen > 0 ? (b * docLen) / ctx.avgLen : 0));
   let bonus = 0;
   for (let i = 0; i < q; i++) {
     for (let j = i + 1; j < q; j++) {
@@ -344,6 +385,8 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
 
   const s = c.scratch;
   let touched = 0;
+  // Mark the query terms (their index in the query) for feedback and proximity.
+  terms.forEach((t, i) => (s.queryMark[t.id] = i));
   try {
     for (const t of terms) touched = accumulate(index, t, touched);
 
@@ -355,27 +398,31 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
     const wanted = offset + limit;
     const depth = r.proximity.enabled && terms.length > 1 ? r.proximity.depth : 0;
     const best = topK(s.acc, s.touched, touched, Math.max(wanted, depth));
-    const scored = best.map((d, i) => ({ d, score: s.acc[d] as number, rerank: i < depth }));
-    if (depth > 0) {
-      terms.forEach((t, i) => (s.queryMark[t.id] = i));
-      try {
-        const ctx = proximityContext(index, terms);
-        for (const x of scored) {
-          if (x.rerank) x.score += r.proximity.weight * proximityBonus(index, x.d, terms, ctx);
-        }
-      } finally {
-        for (const t of terms) s.queryMark[t.id] = -1;
-      }
+    const scores = new Float64Array(best.length);
+    const ctx = depth > 0 ? proximityContext(index, terms) : null;
+    for (let i = 0; i < best.length; i++) {
+      const d = best[i] as number;
+      let score = s.acc[d] as number;
+      if (ctx && i < depth) score += r.proximity.weight * proximityBonus(index, d, terms, ctx);
+      scores[i] = roundScore(score);
     }
-    for (const x of scored) x.score = roundScore(x.score);
     // Document numbers follow key order, so comparing them is the key tie-break.
-    scored.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.d - b.d));
-    return scored.slice(offset, wanted).map((x) => ({
-      key: c.keys[x.d] as string,
-      score: x.score,
-      matchedTerms: terms.filter((t) => containsDoc(c, t.id, x.d)).map((t) => t.term),
-    }));
+    const order = best.map((_, i) => i);
+    order.sort((a, b) => {
+      const sa = scores[a] as number;
+      const sb = scores[b] as number;
+      return sa !== sb ? sb - sa : (best[a] as number) - (best[b] as number);
+    });
+    return order.slice(offset, wanted).map((i) => {
+      const d = best[i] as number;
+      return {
+        key: c.keys[d] as string,
+        score: scores[i] as number,
+        matchedTerms: terms.filter((t) => containsDoc(c, t.id, d)).map((t) => t.term),
+      };
+    });
   } finally {
     for (let i = 0; i < touched; i++) s.acc[s.touched[i] as number] = 0;
+    for (const t of terms) s.queryMark[t.id] = -1;
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { SearchDocument } from '../../src/search/index.js';
 import {
+  analyze,
   buildIndex,
   compareKeys,
   indexStats,
@@ -308,5 +309,38 @@ describe('edge cases', () => {
     expect(stats.terms).toBeGreaterThan(30);
     expect(stats.postings).toBeGreaterThan(stats.terms);
     expect(stats.typedArrayBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('agreement with a reference BM25', () => {
+  it('scores like a direct implementation of the formula (one field, plain BM25)', () => {
+    const docs = generated(150, 21).map((d) => doc(d.key, `${d.fields.title} ${d.fields.body}`));
+    const index = buildIndex(docs, { ranking: PLAIN_BM25 });
+    // Reference: Lucene's idf, k1 1.2, b 0.75, over the analyzer's terms.
+    const tokenized = new Map(docs.map((d) => [d.key, analyze(d.fields.body)]));
+    const n = docs.length;
+    const avg = [...tokenized.values()].reduce((a, t) => a + t.length, 0) / n;
+    const df = (term: string): number => [...tokenized.values()].filter((t) => t.includes(term)).length;
+    for (const q of ['data residency', 'backup restore schedule', 'email password login token']) {
+      const qTerms = analyze(q);
+      const expected = docs
+        .map((d) => {
+          const t = tokenized.get(d.key) as string[];
+          let score = 0;
+          for (const term of qTerms) {
+            const tf = t.filter((x) => x === term).length;
+            if (tf === 0) continue;
+            const idf = Math.log(1 + (n - df(term) + 0.5) / (df(term) + 0.5));
+            score += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * t.length) / avg));
+          }
+          return { key: d.key, score: Math.round(score * 1e6) / 1e6 };
+        })
+        .filter((r) => r.score > 0)
+        .sort((a, b) => b.score - a.score || compareKeys(a.key, b.key))
+        .slice(0, 20);
+      const got = search(index, q, { limit: 20 }).map((r) => ({ key: r.key, score: r.score }));
+      expect(got.map((r) => r.key)).toEqual(expected.map((r) => r.key));
+      got.forEach((r, i) => expect(r.score).toBeCloseTo(expected[i]?.score as number, 5));
+    }
   });
 });
