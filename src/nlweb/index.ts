@@ -2,7 +2,7 @@
  * The NLWeb /ask room: request parsing, the deterministic answer built from the site's search
  * index, and the Server-Sent Events writer the route streams with.
  */
-export { createAskService, DEFAULT_STREAMING } from './service.js';
+export { createAskService, DEFAULT_ANSWER_CACHE_SIZE, DEFAULT_STREAMING } from './service.js';
 export type { AskService, AskServiceOptions, StreamingOptions } from './service.js';
 export {
   acceptPrefersEventStream,

@@ -29,7 +29,12 @@ export const DEFAULT_STREAMING: StreamingOptions = { ...ASK_STREAM_DEFAULTS };
 
 export interface AskServiceOptions {
   streaming?: Partial<StreamingOptions>;
+  /** Distinct queries whose answers are kept (least recently used dropped first); 0 disables. */
+  cacheSize?: number;
 }
+
+/** Enough for the popular questions of a busy site at a few MB; each answer is ~10 KB. */
+export const DEFAULT_ANSWER_CACHE_SIZE = 500;
 
 export interface AskService {
   readonly pageCount: number;
@@ -43,6 +48,15 @@ export interface AskService {
    * `_meta.request_id`.
    */
   answer(query: AskQuery, requestId: string): NlWebResponse;
+  /** The same answer already serialised: `JSON.stringify(answer(query, requestId))`, byte for byte. */
+  answerJson(query: AskQuery, requestId: string): string;
+}
+
+/** The part of an answer that depends only on the site and the query (not on ids). */
+interface CachedAnswer {
+  responseType: 'Answer' | 'Elicitation';
+  content: NlWebContentItem[];
+  contentJson: string;
 }
 
 interface Entry {
@@ -116,6 +130,49 @@ export function createAskService(
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
 
+  const compute = (text: string, maxResults: number): CachedAnswer => {
+    if (analyzeQuery(text).length === 0) {
+      const content: NlWebContentItem[] = [{ type: 'text', text: elicitationText(text, siteName) }];
+      return { responseType: 'Elicitation', content, contentJson: JSON.stringify(content) };
+    }
+    const hits = rankPassages(index, entries, text, maxResults, documents.length);
+    const resources = hits.map(toResource);
+    const content: NlWebContentItem[] = [
+      { type: 'text', text: summaryText(text, siteName, resources) },
+      ...resources,
+    ];
+    return { responseType: 'Answer', content, contentJson: JSON.stringify(content) };
+  };
+
+  // Answers are pure functions of (site, query), so repeated questions are served from memory.
+  const cacheSize = options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE;
+  const cache = new Map<string, CachedAnswer>();
+  const lookup = (query: AskQuery): CachedAnswer => {
+    const text = normaliseQuery(query.text);
+    if (cacheSize === 0) return compute(text, query.maxResults);
+    const key = `${query.maxResults}\u0000${text}`;
+    let cached = cache.get(key);
+    if (cached) {
+      cache.delete(key); // re-insert: Map order is the recency order
+    } else {
+      cached = compute(text, query.maxResults);
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(key, cached);
+    return cached;
+  };
+
+  const metaOf = (
+    query: AskQuery,
+    responseType: CachedAnswer['responseType'],
+    requestId: string,
+  ): NlWebMeta => ({
+    response_type: responseType,
+    version: NLWEB_VERSION,
+    ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
+    request_id: requestId,
+  });
+
   return {
     pageCount: site.pages.length,
     passageCount: documents.length,
@@ -123,25 +180,13 @@ export function createAskService(
     streaming,
     streams: new StreamRegistry(streaming),
     answer(query, requestId) {
-      const text = normaliseQuery(query.text);
-      const meta = (responseType: 'Answer' | 'Elicitation'): NlWebMeta => ({
-        response_type: responseType,
-        version: NLWEB_VERSION,
-        ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
-        request_id: requestId,
-      });
-      if (analyzeQuery(text).length === 0) {
-        return {
-          _meta: meta('Elicitation'),
-          content: [{ type: 'text', text: elicitationText(text, siteName) }],
-        };
-      }
-      const hits = rankPassages(index, entries, text, query.maxResults, documents.length);
-      const resources = hits.map(toResource);
-      return {
-        _meta: meta('Answer'),
-        content: [{ type: 'text', text: summaryText(text, siteName, resources) }, ...resources],
-      };
+      const cached = lookup(query);
+      // A fresh array, so a caller that changes its answer cannot change the cached one.
+      return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
+    },
+    answerJson(query, requestId) {
+      const cached = lookup(query);
+      return `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":${cached.contentJson}}`;
     },
   };
 }

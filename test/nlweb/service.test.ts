@@ -261,3 +261,44 @@ describe('the per-page cap with a hand-built site', () => {
     );
   });
 });
+
+describe('the answer cache', () => {
+  const questions = [
+    'encryption',
+    'how do I install widgets',
+    'the',
+    'pricing plans for teams',
+    'encryption',
+  ];
+
+  it('gives the same answers as an uncached service, and the same bytes as JSON', () => {
+    const uncached = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 0 });
+    for (const maxResults of [1, 3, 10]) {
+      for (const text of questions) {
+        const q = query(text, { maxResults, conversationId: 'c-1' });
+        const fromCache = ask.answer(q, REQUEST_ID);
+        expect(fromCache).toEqual(uncached.answer(q, REQUEST_ID));
+        expect(ask.answerJson(q, REQUEST_ID)).toBe(JSON.stringify(fromCache));
+        expect(uncached.answerJson(q, REQUEST_ID)).toBe(JSON.stringify(fromCache));
+      }
+    }
+  });
+
+  it('keeps each request id apart and cannot be changed through an answer', () => {
+    const first = ask.answer(query('encryption'), 'id-1');
+    first.content.splice(0, first.content.length);
+    const second = ask.answer(query('encryption'), 'id-2');
+    expect(second._meta.request_id).toBe('id-2');
+    expect(second.content.length).toBeGreaterThan(1);
+  });
+
+  it('stays bounded, dropping the least recently used answer', () => {
+    const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
+    const a = small.answerJson(query('encryption'), REQUEST_ID);
+    small.answerJson(query('pricing'), REQUEST_ID);
+    small.answerJson(query('encryption'), REQUEST_ID); // refreshes "encryption"
+    small.answerJson(query('install'), REQUEST_ID); // evicts "pricing"
+    expect(small.answerJson(query('encryption'), REQUEST_ID)).toBe(a);
+    expect(small.answerJson(query('pricing'), REQUEST_ID)).toBe(ask.answerJson(query('pricing'), REQUEST_ID));
+  });
+});

@@ -76,15 +76,18 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
 
-    const answer = ask.answer(parsed.query, request.id);
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(request.ip);
-      if (release) return streamAnswer(request, reply, answer, release);
+      if (release) return streamAnswer(request, reply, ask.answer(parsed.query, request.id), release);
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(answer);
+    return reply
+      .code(200)
+      .headers(ANSWER_HEADERS)
+      .type(JSON_CONTENT_TYPE)
+      .send(ask.answerJson(parsed.query, request.id));
   };
 
   const streamAnswer = async (
