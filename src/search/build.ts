@@ -24,6 +24,8 @@ import { FIELD_NAMES, resolveRanking } from './options.js';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_MAX = 0xffff;
+/** Proximity considers at most this many distinct query terms (the first ones). */
+export const MAX_PROXIMITY_TERMS = 32;
 const NUMBER_RE = /^[0-9.]+$/;
 
 /** The ranking-independent part of an index, shared by every ranking view of it. */
@@ -62,6 +64,12 @@ export interface Scratch {
   /** Per term: feedback weight (allocated on first use). */
   fbAcc: Float64Array | null;
   fbTouched: Uint32Array | null;
+  /** Reused small buffers (typed-array allocation costs more than a short query's work). */
+  heap: Uint32Array;
+  pair: Float64Array;
+  pairWeight: Float64Array;
+  ringPos: Int32Array;
+  ringTerm: Int32Array;
 }
 
 /** A searchable index: the shared core plus one ranking configuration. */
@@ -232,6 +240,11 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
       queryMark: new Int32Array(termCount).fill(-1),
       fbAcc: null,
       fbTouched: null,
+      heap: new Uint32Array(64),
+      pair: new Float64Array(MAX_PROXIMITY_TERMS * MAX_PROXIMITY_TERMS),
+      pairWeight: new Float64Array(MAX_PROXIMITY_TERMS * MAX_PROXIMITY_TERMS),
+      ringPos: new Int32Array(8),
+      ringTerm: new Int32Array(8),
     },
   };
   return { core, ranking, postWeight: computeWeights(core, ranking) };

@@ -75,12 +75,17 @@ export interface RankingOverrides {
 }
 
 /**
- * Defaults. k1 = 1.2 and body b = 0.75 are the textbook BM25 values (Robertson & Zaragoza) and
- * were not tuned on the benchmark. Titles and heading paths are short and written to say what the
- * passage is about, so a word there counts more (weights 2 and 1.5, a common BM25F choice) and
- * their length matters less (b 0.5). Proximity and feedback values are the ones their papers and
- * Anserini use by default (window 5; 10 feedback documents, 10 terms, lambda 0.5); see
- * bench/README.md for what each adds.
+ * Defaults, each for a stated reason rather than for a benchmark score:
+ * - k1 = 1.2, body b = 0.75: the textbook BM25 values (Robertson & Zaragoza).
+ * - Titles and heading paths are short and say what a passage is about: a word there counts
+ *   more (weights 2 and 1.5, a common BM25F choice) and their length matters less (b 0.5).
+ * - Question-form words are dropped from queries that have other words (questions are the
+ *   expected input of /ask).
+ * - RM3 with Anserini's defaults (10 documents, 10 terms, λ 0.5), feedback documents weighted
+ *   by exp(score) as in RM1, new terms limited to those in at most 10% of documents.
+ * - BM25TP proximity with the paper's window of 5 and weight 1, re-scoring the best 30
+ *   documents (three pages of ten; on Cranfield 30, 50 and 100 give the same quality).
+ * bench/README.md has what each adds on Cranfield and on the docs corpus.
  */
 export const DEFAULT_RANKING: RankingOptions = {
   k1: 1.2,

@@ -6,7 +6,8 @@
 
 import type { QueryTerm } from './analyzer.js';
 import { analyzeQuery } from './analyzer.js';
-import type { IndexCore, SearchIndex } from './build.js';
+import type { IndexCore, Scratch, SearchIndex } from './build.js';
+import { MAX_PROXIMITY_TERMS } from './build.js';
 
 // A local copy of build.ts's FIELD_COUNT: hot loops read it, and a module-local constant is cheaper
 // than an imported binding under some loaders (tsx compiles imports to getters).
@@ -29,8 +30,6 @@ export interface SearchResult {
 
 /** Queries are cut to this many distinct terms (a 1000-character query has fewer). */
 export const MAX_QUERY_TERMS = 256;
-/** Proximity considers at most this many distinct query terms (the first ones). */
-const MAX_PROXIMITY_TERMS = 32;
 
 export function roundScore(x: number): number {
   return Math.round(x * 1e6) / 1e6;
@@ -72,10 +71,11 @@ function accumulate(index: SearchIndex, t: WeightedTerm, touchedCount: number): 
  * document numbers, which follow key order, so this is also the key tie-break) and for feedback
  * terms. A binary min-heap of the kept ids: the root is the weakest.
  */
-function topK(values: Float64Array, ids: Uint32Array, count: number, k: number): number[] {
+function topK(scratch: Scratch, values: Float64Array, ids: Uint32Array, count: number, k: number): number[] {
   if (k <= 0 || count === 0) return [];
   const size = Math.min(k, count);
-  const heap = new Uint32Array(size);
+  if (scratch.heap.length < size) scratch.heap = new Uint32Array(Math.max(size, 2 * scratch.heap.length));
+  const heap = scratch.heap;
   let n = 0;
   for (let i = 0; i < count; i++) {
     const id = ids[i] as number;
@@ -203,8 +203,10 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
       (c.fieldLen[d * NF] as number) +
       (c.fieldLen[d * NF + 1] as number) +
       (c.fieldLen[d * NF + 2] as number);
-    if (len === 0) continue;
-    const w = (docWeight[u] as number) / total / len;
+    const pd = (docWeight[u] as number) / total;
+    // A document with under 0.1% of the feedback mass cannot move the term weights much.
+    if (len === 0 || pd < 1e-3) continue;
+    const w = pd / len;
     const to = c.fwdStart[d * NF + NF] as number;
     for (let i = c.fwdStart[d * NF] as number; i < to; i++) {
       const v = fwd[i] as number;
@@ -226,7 +228,7 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
       fbAcc[t] = 0;
     }
   }
-  const chosen = topK(fbAcc, fbTouched, nCandidates, index.ranking.feedback.terms);
+  const chosen = topK(s, fbAcc, fbTouched, nCandidates, index.ranking.feedback.terms);
   let sum = 0;
   for (const t of chosen) sum += fbAcc[t] as number;
   const qSum = terms.reduce((a, t) => a + t.weight, 0);
@@ -263,7 +265,8 @@ interface ProximityContext {
 
 function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityContext {
   const q = Math.min(terms.length, MAX_PROXIMITY_TERMS);
-  const pairWeight = new Float64Array(q * q);
+  const s = index.core.scratch;
+  const pairWeight = s.pairWeight;
   const k1 = index.ranking.k1;
   for (let i = 0; i < q; i++) {
     const ti = terms[i] as WeightedTerm;
@@ -274,14 +277,18 @@ function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityC
   }
   const a = index.core.avgFieldLen;
   const window = Math.max(1, index.ranking.proximity.window);
+  if (s.ringPos.length < window) {
+    s.ringPos = new Int32Array(window);
+    s.ringTerm = new Int32Array(window);
+  }
   return {
     q,
     window,
     adjacentOnly: index.ranking.proximity.pairs === 'adjacent',
     pairWeight,
-    pair: new Float64Array(q * q),
-    ringPos: new Int32Array(window),
-    ringTerm: new Int32Array(window),
+    pair: s.pair,
+    ringPos: s.ringPos,
+    ringTerm: s.ringTerm,
     avgLen: (a[0] as number) + (a[1] as number) + (a[2] as number),
   };
 }
@@ -295,14 +302,10 @@ function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityC
 function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ctx: ProximityContext): number {
   const c = index.core;
   const { q, window, adjacentOnly, pair, pairWeight, ringPos, ringTerm } = ctx;
-  // Only documents with two or more of the query terms can have a pair.
-  let present = 0;
-  for (let i = 0; i < q && present < 2; i++) if (containsDoc(c, (terms[i] as WeightedTerm).id, d)) present++;
-  if (present < 2) return 0;
   const mark = c.scratch.queryMark;
   const fwd = c.fwd;
   const fwdStart = c.fwdStart;
-  pair.fill(0);
+  pair.fill(0, 0, q * q);
   let any = false;
   // The last `window` occurrences of query terms, newest at head − 1. Positions run on across
   // fields with a gap wider than the window, so fields never pair.
@@ -391,14 +394,14 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
     for (const t of terms) touched = accumulate(index, t, touched);
 
     if (r.feedback.enabled && r.feedback.docs > 0 && r.feedback.terms > 0) {
-      const fbDocs = topK(s.acc, s.touched, touched, r.feedback.docs);
+      const fbDocs = topK(s, s.acc, s.touched, touched, r.feedback.docs);
       for (const t of feedbackTerms(index, fbDocs, terms)) touched = accumulate(index, t, touched);
     }
 
     const wanted = offset + limit;
     const depth = r.proximity.enabled && terms.length > 1 ? r.proximity.depth : 0;
-    const best = topK(s.acc, s.touched, touched, Math.max(wanted, depth));
-    const scores = new Float64Array(best.length);
+    const best = topK(s, s.acc, s.touched, touched, Math.max(wanted, depth));
+    const scores: number[] = new Array<number>(best.length);
     const ctx = depth > 0 ? proximityContext(index, terms) : null;
     for (let i = 0; i < best.length; i++) {
       const d = best[i] as number;
