@@ -378,18 +378,21 @@ export interface ConfirmationOptions {
   salesEmail: string;
   backPath: string | null;
   backTitle: string | null;
+  /** h2 in the panel beside a form; h1 on the confirmation page. */
+  headingLevel?: 1 | 2;
 }
 
 /** The inside of the "thank you" panel; the mailbox paragraph is marked so forms.js can drop it. */
 export function confirmationHtml(kind: FormKind, options: ConfirmationOptions): string {
+  const h = `h${options.headingLevel ?? 2}`;
   const parts =
     kind === 'demo'
       ? [
-          '<h2>Thank you: your demo request has been received</h2>',
+          `<${h}>Thank you: your demo request has been received</${h}>`,
           '<p>Our team will contact you at the e-mail address you gave to arrange a time.</p>',
         ]
       : [
-          '<h2>Thank you: your suggestion has been received</h2>',
+          `<${h}>Thank you: your suggestion has been received</${h}>`,
           '<p>Our product team reviews every suggestion when planning new document types.</p>',
         ];
   if (options.mailto && options.salesEmail)

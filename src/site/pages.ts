@@ -238,12 +238,14 @@ export function renderConfirmationPage(
     description:
       kind === 'demo' ? 'Thank you for requesting a demo.' : 'Thank you for suggesting a document.',
     canonicalPath: path,
-    bodyHtml: renderConfirmation(kind, {
+    bare: true,
+    bodyHtml: `<section class="container confirmation">${renderConfirmation(kind, {
       mailto: options.mailto,
       salesEmail: view.site.info.salesEmail,
       backPath: options.from?.url ?? null,
       backTitle: options.from ? shortTitleOf(options.from) : null,
-    }),
+      headingLevel: 1,
+    })}</section>`,
     robots: 'noindex',
   });
 }
