@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Site } from '../content/index.js';
@@ -34,6 +34,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     genReqId: () => randomUUID(),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
     // Node's default checks header/request timeouts only every 30 s (see the reliability notes).
     connectionTimeout: 0,

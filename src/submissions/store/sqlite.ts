@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type { SubmissionRecord } from '../types.js';
+import { openSqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 import {
   OUTBOX_TABLE,
   SELECT_JOINED,
@@ -62,22 +62,22 @@ CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_a
 export interface SqliteSubmissionStore extends SubmissionStore {
   /** The settings read back from the connection, so a test can prove them. */
   readonly durability: { journalMode: string; synchronous: number };
+  readonly driver: SqliteDriverName;
 }
 
 export function openSqliteStore(file: string): SqliteSubmissionStore {
   mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  const db = openSqliteConnection(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA foreign_keys = ON');
   db.exec(SCHEMA);
+  const pragma = (name: string): unknown => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
 
-  const byId = db.prepare<[string], SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);
-  const byKey = db.prepare<[string, string], SubmissionRow>(
-    `${SELECT_JOINED} WHERE s.kind = ? AND s.idempotency_key = ?`,
-  );
-  const byFingerprint = db.prepare<[string, number], SubmissionRow>(
+  const byId = db.prepare<SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);
+  const byKey = db.prepare<SubmissionRow>(`${SELECT_JOINED} WHERE s.kind = ? AND s.idempotency_key = ?`);
+  const byFingerprint = db.prepare<SubmissionRow>(
     `${SELECT_JOINED} WHERE s.fingerprint = ? AND s.received_at_ms >= ? ORDER BY s.received_at_ms LIMIT 1`,
   );
   const insertSubmission = db.prepare(
@@ -91,10 +91,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
        lease_until_ms, updated_at_ms)
      VALUES (?, ?, 'pending', 1, ?, ?, ?, ?)`,
   );
-  const dueRows = db.prepare<
-    [number, number, number],
-    { submission_id: string; provider: string; attempts: number }
-  >(
+  const dueRows = db.prepare<{ submission_id: string; provider: string; attempts: number }>(
     `SELECT submission_id, provider, attempts FROM ${OUTBOX_TABLE}
      WHERE state = 'pending' AND next_attempt_at_ms <= ? AND (lease_until_ms IS NULL OR lease_until_ms < ?)
      ORDER BY next_attempt_at_ms, submission_id LIMIT ?`,
@@ -113,11 +110,11 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
        lease_until_ms = NULL, updated_at_ms = ?
      WHERE submission_id = ? AND state IN ('pending', 'dead')`,
   );
-  const deadIds = db.prepare<[], { submission_id: string }>(
+  const deadIds = db.prepare<{ submission_id: string }>(
     `SELECT submission_id FROM ${OUTBOX_TABLE} WHERE state = 'dead' ORDER BY submission_id`,
   );
 
-  const insert = db.transaction((submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
+  const insert = (submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
     if (submission.idempotencyKey !== null) {
       const previous = byKey.get(submission.kind, submission.idempotencyKey);
       if (previous) {
@@ -145,24 +142,27 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       );
     }
     return { status: 'created', record: toRecord(byId.get(submission.id)!) };
-  });
+  };
 
-  const claim = db.transaction(
-    (nowMs: number, limit: number, leaseUntilMs: number, leaseToken: string): ClaimedDelivery[] => {
-      const rows = dueRows.all(nowMs, nowMs, limit);
-      return rows.map((row) => {
-        lease.run(leaseToken, leaseUntilMs, nowMs, row.submission_id);
-        return {
-          submission: toRecord(byId.get(row.submission_id)!),
-          provider: row.provider as ClaimedDelivery['provider'],
-          attempt: row.attempts + 1,
-          leaseToken,
-        };
-      });
-    },
-  );
+  const claim = (
+    nowMs: number,
+    limit: number,
+    leaseUntilMs: number,
+    leaseToken: string,
+  ): ClaimedDelivery[] => {
+    const rows = dueRows.all(nowMs, nowMs, limit);
+    return rows.map((row) => {
+      lease.run(leaseToken, leaseUntilMs, nowMs, row.submission_id);
+      return {
+        submission: toRecord(byId.get(row.submission_id)!),
+        provider: row.provider as ClaimedDelivery['provider'],
+        attempt: row.attempts + 1,
+        leaseToken,
+      };
+    });
+  };
 
-  const requeue = db.transaction((ids: string[], nowMs: number): RequeueResult[] =>
+  const requeue = (ids: string[], nowMs: number): RequeueResult[] =>
     ids.map((id): RequeueResult => {
       const row = byId.get(id);
       if (!row) return { id, requeued: false, reason: 'unknown' };
@@ -170,21 +170,21 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       if (row.state === 'delivered') return { id, requeued: false, reason: 'delivered' };
       requeueRow.run(nowMs, nowMs, id);
       return { id, requeued: true };
-    }),
-  );
+    });
 
   const record = (row: SubmissionRow | undefined): SubmissionRecord | null => (row ? toRecord(row) : null);
 
   return {
     kind: 'sqlite',
+    driver: db.driver,
     durability: {
-      journalMode: String(db.pragma('journal_mode', { simple: true })),
+      journalMode: String(pragma('journal_mode')),
       // 2 = FULL
-      synchronous: Number(db.pragma('synchronous', { simple: true })),
+      synchronous: Number(pragma('synchronous')),
     },
-    insert: async (submission, duplicateSinceMs) => insert.immediate(submission, duplicateSinceMs),
+    insert: async (submission, duplicateSinceMs) => db.immediate(() => insert(submission, duplicateSinceMs)),
     claimDue: async ({ nowMs, limit, leaseUntilMs, leaseToken }) =>
-      claim.immediate(nowMs, limit, leaseUntilMs, leaseToken),
+      db.immediate(() => claim(nowMs, limit, leaseUntilMs, leaseToken)),
     complete: async (id: string, leaseToken: string, update: DeliveryUpdate) =>
       completeRow.run({ id, leaseToken, ...updateColumns(update) }).changes === 1,
     get: async (id) => record(byId.get(id)),
@@ -203,20 +203,18 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       const sql = `${SELECT_JOINED}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
         ORDER BY s.received_at_ms DESC, s.id DESC LIMIT ?`;
       return db
-        .prepare<(string | number)[], SubmissionRow>(sql)
+        .prepare<SubmissionRow>(sql)
         .all(...params, filter.limit)
         .map(toRecord);
     },
-    requeue: async (ids, nowMs) => requeue.immediate(ids, nowMs),
+    requeue: async (ids, nowMs) => db.immediate(() => requeue(ids, nowMs)),
     requeueAllDead: async (nowMs) => {
       const ids = deadIds.all().map((row) => row.submission_id);
-      return requeue
-        .immediate(ids, nowMs)
+      return db
+        .immediate(() => requeue(ids, nowMs))
         .filter((result) => result.requeued)
         .map((result) => result.id);
     },
-    close: async () => {
-      if (db.open) db.close();
-    },
+    close: async () => db.close(),
   };
 }
