@@ -144,7 +144,7 @@ function knownItem(
   return { name, mrr10: mrr / items.length, success1: s1 / items.length };
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const started = performance.now();
   const dataDir = sharedDataDir();
   const out: Record<string, unknown> = {
@@ -346,8 +346,15 @@ function main(): void {
   const resultsDir = path.join(repoRoot, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   out.totalSeconds = (performance.now() - started) / 1000;
-  writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
+  // Formatted with the repository's Prettier settings, so `prettier --check bench` stays clean.
+  const file = path.join(resultsDir, 'latest.json');
+  const prettier = await import('prettier');
+  const config = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(JSON.stringify(out), { ...config, filepath: file }));
   console.log(`\nTotal ${(out.totalSeconds as number).toFixed(0)} s. JSON: bench/results/latest.json`);
 }
 
-main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
