@@ -1,17 +1,21 @@
 /**
  * GET /ask throughput over HTTP, as a ratio of a bare node:http hello-world server measured in the
- * same run on the same machine. The server runs pinned to core 0 and the load generator
- * (autocannon, in its own process) to core 1, so the two never compete for a core.
+ * same run on the same machine. The server runs pinned to core 0 and the load generator to core 1,
+ * so the two never compete for a core. The load generator is wrk (C; Debian package `wrk`) when it
+ * is installed, because a JavaScript client parsing ~9 KB answers saturates its own core before the
+ * server does; otherwise autocannon, and the report says which one ran.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
 export interface HttpBenchResult {
+  loadGenerator: 'wrk' | 'autocannon';
   durationSeconds: number;
   connections: number;
   helloWorldRps: number;
@@ -72,8 +76,83 @@ interface LoadResult {
   non2xx: number;
 }
 
-/** Runs autocannon in a separate process pinned to core 1 and returns its summary. */
+function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    // wrk --version exits 1 after printing its version.
+    return (error as { status?: number }).status === 1;
+  }
+}
+
+const WRK = hasWrk();
+
+/** wrk parses "50%  1.23ms" style latencies. */
+function milliseconds(value: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
+  if (!match) return Number.NaN;
+  const n = Number(match[1]);
+  return match[2] === 'us' ? n / 1000 : match[2] === 's' ? n * 1000 : n;
+}
+
+function loadWithWrk(
+  url: string,
+  paths: string[],
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
+  const script = join(mkdtempSync(join(tmpdir(), 'fd-wrk-')), 'paths.lua');
+  writeFileSync(
+    script,
+    `local paths = {${paths.map((p) => JSON.stringify(p)).join(', ')}}\nlocal i = 0\n` +
+      'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n' +
+      'done = function(summary, latency, requests)\n' +
+      '  io.write(string.format("non2xx %d\\n", summary.errors.status))\nend\n',
+  );
+  const { command, args } = pinned(1, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    url,
+  ]);
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return fail(new Error(`wrk exited ${code}`));
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const p50 = /\s50%\s+(\S+)/.exec(out);
+      const p99 = /\s99%\s+(\S+)/.exec(out);
+      const non2xx = /non2xx (\d+)/.exec(out);
+      if (!rps || !p50 || !p99) return fail(new Error(`unreadable wrk output:\n${out}`));
+      done({
+        rps: Number(rps[1]),
+        p50: milliseconds(p50[1]!),
+        p99: milliseconds(p99[1]!),
+        non2xx: Number(non2xx?.[1] ?? 0),
+      });
+    });
+  });
+}
+
 function load(url: string, paths: string[], seconds: number, connections: number): Promise<LoadResult> {
+  return WRK
+    ? loadWithWrk(url, paths, seconds, connections)
+    : loadWithAutocannon(url, paths, seconds, connections);
+}
+
+/** Runs autocannon in a separate process pinned to core 1 and returns its summary. */
+function loadWithAutocannon(
+  url: string,
+  paths: string[],
+  seconds: number,
+  connections: number,
+): Promise<LoadResult> {
   const script = `
     const autocannon = require('autocannon');
     const paths = ${JSON.stringify(paths)};
@@ -156,6 +235,7 @@ export async function runHttpBench(seconds = 8, connections = 32): Promise<HttpB
     connections,
   );
   return {
+    loadGenerator: WRK ? 'wrk' : 'autocannon',
     durationSeconds: seconds,
     connections,
     helloWorldRps: Math.round(helloResult.rps),
