@@ -5,7 +5,7 @@
  */
 export { renderLayout } from './layout.js';
 export type { LayoutOptions, PageKind } from './layout.js';
-export { escapeHtml, jsonForScript } from './escape.js';
+export { escapeHtml, jsonForScript, wrapTables } from './escape.js';
 export {
   absoluteUrl,
   breadcrumbsOf,

@@ -1,7 +1,8 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
-import { escapeHtml, jsonForScript } from './escape.js';
+import { escapeHtml, jsonForScript, wrapTables } from './escape.js';
 import { encodePagePath } from '../content/index.js';
+import { discoveryLinks } from '../discovery/index.js';
 import { absoluteUrl, breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 
 /** schema.org type of the page in its JSON-LD. */
@@ -47,11 +48,6 @@ export interface LayoutOptions {
   headerSearch?: boolean;
 }
 
-const DISCOVERY_LINKS = [
-  { rel: 'ard', href: '/.well-known/ard.json', type: 'application/json' },
-  { rel: 'api-catalog', href: '/.well-known/api-catalog', type: 'application/linkset+json' },
-] as const;
-
 const BRAND_MARK =
   '<svg class="brand-mark" viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">' +
   '<rect class="brand-mark-bg" x="1" y="1" width="30" height="30" rx="8"/>' +
@@ -84,8 +80,12 @@ export function renderLayout(options: LayoutOptions): string {
     options.markdownPath
       ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(encodePagePath(options.markdownPath))}">`
       : '',
-    ...DISCOVERY_LINKS.map(
-      (link) => `<link rel="${link.rel}" href="${link.href}" type="${escapeHtml(link.type)}">`,
+    // After the page's own Markdown twin, so a client taking the first text/markdown alternate gets the page.
+    ...discoveryLinks(publicBaseUrl).map(
+      (link) =>
+        `<link rel="${escapeHtml(link.rel)}" href="${escapeHtml(link.href)}" type="${escapeHtml(
+          link.type,
+        )}" title="${escapeHtml(link.title)}">`,
     ),
     `<meta property="og:type" content="${kind === 'TechArticle' ? 'article' : 'website'}">`,
     `<meta property="og:site_name" content="${escapeHtml(site.info.name)}">`,
@@ -108,7 +108,7 @@ export function renderLayout(options: LayoutOptions): string {
     '<body>',
     '<a class="skip-link" href="#main">Skip to main content</a>',
     renderHeader(site, canonicalPath, options.headerSearch ?? true),
-    `<main id="main" tabindex="-1">${main}</main>`,
+    `<main id="main" tabindex="-1">${wrapTables(main)}</main>`,
     renderFooter(site),
     '</body>',
     '</html>',

@@ -73,6 +73,9 @@ const TEMPLATES: [name: string, path: string][] = [
   ['search-empty', '/search'],
   ['not-found', '/no/such/page'],
   ['demo-confirmation', '/forms/demo-request/sent?via=mailto&from=%2Fdemo'],
+  // Rendered by the discovery routes with the same layout.
+  ['api-docs', '/docs'],
+  ['developers', '/developers'],
 ];
 
 describe('every page template in Chromium', () => {
@@ -102,6 +105,28 @@ describe('every page template in Chromium', () => {
       }
     }, 180_000);
   }
+
+  it('shows every content page at phone width without sideways scrolling, CSP violations or axe violations', async () => {
+    const { page, problems } = await openPage({ viewport: PHONE });
+    const failures: string[] = [];
+    for (const contentPage of site.server.context.site.pages) {
+      const path = encodeURI(contentPage.url);
+      problems.console.length = 0;
+      const response = await page.goto(site.url + path);
+      if (response?.status() !== 200) failures.push(`${path}: status ${response?.status()}`);
+      const csp = await cspViolationsOf(page);
+      if (csp.length > 0) failures.push(`${path}: ${csp.join('; ')}`);
+      if (problems.console.length > 0) failures.push(`${path}: ${problems.console.join('; ')}`);
+      const [scrollWidth, clientWidth] = (await page.evaluate(
+        '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+      )) as [number, number];
+      if (scrollWidth > clientWidth) failures.push(`${path}: ${scrollWidth}px wide at ${clientWidth}px`);
+      const violations = await runAxe(page);
+      if (violations.length > 0) failures.push(`${path}: ${describeViolations(violations)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(problems.pageErrors).toEqual([]);
+  }, 300_000);
 
   it('passes axe in the dark color scheme too', async () => {
     const { page, problems } = await openPage({ colorScheme: 'dark' });

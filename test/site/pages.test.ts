@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownOf } from '../../src/content/index.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
-import { escapeHtml, jsonForScript } from '../../src/site/index.js';
+import { escapeHtml, jsonForScript, wrapTables } from '../../src/site/index.js';
 import {
   attributeNames,
   BASE_URL,
@@ -41,7 +41,10 @@ const CONTENT = {
   'product/deep/inner.md': page({ title: 'Inner page', description: 'Not a direct child.' }, 'Inner.'),
   'docs/index.md': page({ title: 'Documentation', description: 'Guides.', nav: 2 }, 'Docs.'),
   'docs/guide.md': page({ title: 'A guide', description: 'How to.' }, 'Steps.'),
-  'about.md': page({ title: 'About', description: 'Who we are.', nav: 3, navTitle: 'Company' }, 'About us.'),
+  'about.md': page(
+    { title: 'About', description: 'Who we are.', nav: 3, navTitle: 'Company' },
+    'About us.\n\n| Year | Event |\n|:--|--:|\n| 2020 | Founded |\n',
+  ),
   'evil.md': page({ title: HOSTILE_TITLE, description: '<img src=x onerror=alert(1)>' }, 'Body.'),
   'contact/demo.md': page(
     { title: 'Talk to us', description: 'Ask for a demo.', nav: 4, form: 'demo' },
@@ -77,6 +80,18 @@ describe('escaping', () => {
     expect(JSON.parse(encoded)).toEqual(value);
   });
 
+  it('wraps each table in a focusable scroll region with a name of its own', () => {
+    const html = wrapTables(
+      '<table><caption>Fields</caption><tr><td>a</td></tr></table><p>x</p>' +
+        '<table class="t"><caption>Fields</caption></table><table><tr><td>b</td></tr></table>',
+    );
+    expect(html).toBe(
+      '<div class="table-scroll" role="region" tabindex="0" aria-label="Fields"><table><caption>Fields</caption><tr><td>a</td></tr></table></div><p>x</p>' +
+        '<div class="table-scroll" role="region" tabindex="0" aria-label="Fields (table 2)"><table class="t"><caption>Fields</caption></table></div>' +
+        '<div class="table-scroll" role="region" tabindex="0" aria-label="Table 3"><table><tr><td>b</td></tr></table></div>',
+    );
+  });
+
   it('finds attribute names outside quoted values (the helper the CSP checks rely on)', () => {
     expect(attributeNames('<a onclick="x" href="y" data-x>t</a><meta content="a onload=b">')).toEqual([
       'onclick',
@@ -98,12 +113,19 @@ describe('the layout on every page', () => {
       expect(html).toContain(`<meta name="description" content="${escapeHtml(contentPage.description)}">`);
       expect(html).toContain(`<meta property="og:url" content="${escapeHtml(canonical)}">`);
       expect(html).toContain(`<meta property="og:title" content="${escapeHtml(contentPage.title)}">`);
-      expect(html).toContain('<link rel="ard" href="/.well-known/ard.json" type="application/json">');
-      expect(html).toMatch(/<link rel="api-catalog" href="\/\.well-known\/api-catalog"/);
-      const twin = contentPage.url.endsWith('/') ? `${contentPage.url}index.md` : `${contentPage.url}.md`;
-      expect(html).toContain(
-        `<link rel="alternate" type="text/markdown" href="${escapeHtml(encodeURI(twin))}">`,
+      expect(html).toMatch(
+        new RegExp(`<link rel="ard" href="${BASE_URL}/\\.well-known/ard\\.json" type="application/json"`),
       );
+      expect(html).toMatch(
+        new RegExp(`<link rel="api-catalog" href="${BASE_URL}/\\.well-known/api-catalog"`),
+      );
+      // The page's own twin is the first Markdown alternate (llms.txt and agents.md follow).
+      const firstMarkdown =
+        /<link rel="alternate" type="text\/markdown" href="([^"]+)">|<link rel="alternate" href="[^"]+" type="text\/markdown"/.exec(
+          html,
+        )!;
+      const twin = contentPage.url.endsWith('/') ? `${contentPage.url}index.md` : `${contentPage.url}.md`;
+      expect(firstMarkdown[1]).toBe(escapeHtml(encodeURI(twin)));
       const graph = (jsonLdOf(html) as { '@graph': Record<string, unknown>[] })['@graph'];
       const types = graph.map((node) => node['@type']);
       expect(types).toContain('Organization');
@@ -172,6 +194,14 @@ describe('the layout on every page', () => {
         /<link[^>]+rel="(?:stylesheet|icon|preload|modulepreload)"[^>]+href="(?:https?:)?\/\//i,
       );
     }
+  });
+
+  it('renders content tables inside scroll regions, aligned by class rather than style', async () => {
+    const html = (await get('/about')).body;
+    expect(html).toContain(
+      '<div class="table-scroll" role="region" tabindex="0" aria-label="Table 1"><table>',
+    );
+    expect(html).toMatch(/<td class="align-right">Founded<\/td>/);
   });
 
   it('builds the navigation from front matter `nav`, in order, marking the current section', async () => {
