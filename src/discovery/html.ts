@@ -6,7 +6,8 @@ import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
 import type { DiscoveryModel, HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
-import { discoveryLinkTags, DISCOVERY_PATHS, escapeHtml, SKILL_NAME, skillPath } from './paths.js';
+import { escapeHtml } from '../site/escape.js';
+import { discoveryLinkTags, DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
 
 /**
  * The two pages for people: /docs (the documentation index) and /developers (the API reference

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../site/escape.js';
 import { encodePagePath } from '../content/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
@@ -101,18 +102,6 @@ export function discoveryLinks(publicBaseUrl: string): DiscoveryLink[] {
     },
     { rel: 'sitemap', href: at(DISCOVERY_PATHS.sitemap), type: 'application/xml', title: 'Sitemap' },
   ];
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 }
 
 /** The `<link>` elements for `discoveryLinks`, one per line, for a layout's `<head>`. */

@@ -67,6 +67,37 @@ function accumulate(index: SearchIndex, t: WeightedTerm, touchedCount: number): 
 }
 
 /**
+ * Places `id` at the root of the min-heap `heap[0 … n)` (ordered by value asc, then id desc, so the
+ * root is the weakest) and moves it down to where it belongs.
+ */
+function siftDown(heap: Uint32Array, values: Float64Array, n: number, id: number): void {
+  const v = values[id] as number;
+  let j = 0;
+  for (;;) {
+    const l = 2 * j + 1;
+    if (l >= n) break;
+    let m = l;
+    let mId = heap[l] as number;
+    let mv = values[mId] as number;
+    const r = l + 1;
+    if (r < n) {
+      const rId = heap[r] as number;
+      const rv2 = values[rId] as number;
+      if (rv2 < mv || (rv2 === mv && rId > mId)) {
+        m = r;
+        mId = rId;
+        mv = rv2;
+      }
+    }
+    if (mv < v || (mv === v && mId > id)) {
+      heap[j] = mId;
+      j = m;
+    } else break;
+  }
+  heap[j] = id;
+}
+
+/**
  * The best `k` of `ids[0 … count)` by (value desc, id asc), best first. Used for documents (ids =
  * document numbers, which follow key order, so this is also the key tie-break) and for feedback
  * terms. A binary min-heap of the kept ids: the root is the weakest.
@@ -99,59 +130,14 @@ function topK(scratch: Scratch, values: Float64Array, ids: Uint32Array, count: n
     const rv = values[root] as number;
     if (v < rv || (v === rv && id > root)) continue;
     // Replace the root and sift down.
-    let j = 0;
-    for (;;) {
-      const l = 2 * j + 1;
-      if (l >= n) break;
-      let m = l;
-      let mId = heap[l] as number;
-      let mv = values[mId] as number;
-      const r = l + 1;
-      if (r < n) {
-        const rId = heap[r] as number;
-        const rv2 = values[rId] as number;
-        if (rv2 < mv || (rv2 === mv && rId > mId)) {
-          m = r;
-          mId = rId;
-          mv = rv2;
-        }
-      }
-      if (mv < v || (mv === v && mId > id)) {
-        heap[j] = mId;
-        j = m;
-      } else break;
-    }
-    heap[j] = id;
+    siftDown(heap, values, n, id);
   }
   // Pop the weakest repeatedly, filling the output from the back: best first.
   const out = new Array<number>(n);
   while (n > 0) {
     out[n - 1] = heap[0] as number;
     const id = heap[--n] as number;
-    const v = values[id] as number;
-    let j = 0;
-    for (;;) {
-      const l = 2 * j + 1;
-      if (l >= n) break;
-      let m = l;
-      let mId = heap[l] as number;
-      let mv = values[mId] as number;
-      const r = l + 1;
-      if (r < n) {
-        const rId = heap[r] as number;
-        const rv2 = values[rId] as number;
-        if (rv2 < mv || (rv2 === mv && rId > mId)) {
-          m = r;
-          mId = rId;
-          mv = rv2;
-        }
-      }
-      if (mv < v || (mv === v && mId > id)) {
-        heap[j] = mId;
-        j = m;
-      } else break;
-    }
-    heap[j] = id;
+    siftDown(heap, values, n, id);
   }
   return out;
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import {
   OUTBOX_TABLE,
   SELECT_JOINED,
+  schemaSql,
   SUBMISSIONS_TABLE,
   toRecord,
   updateColumns,
@@ -9,38 +10,7 @@ import {
 } from './rows.js';
 import type { ClaimedDelivery, InsertOutcome, RequeueResult, SubmissionStore } from './types.js';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ${SUBMISSIONS_TABLE} (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('lead', 'suggestion')),
-  received_at_ms BIGINT NOT NULL,
-  provider TEXT NOT NULL,
-  fields TEXT NOT NULL,
-  request_id TEXT NOT NULL,
-  client_ip TEXT NOT NULL,
-  user_agent TEXT,
-  idempotency_key TEXT,
-  fingerprint TEXT NOT NULL,
-  request_hash TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_idempotency
-  ON ${SUBMISSIONS_TABLE} (kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
-CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_fingerprint ON ${SUBMISSIONS_TABLE} (fingerprint, received_at_ms);
-CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_received ON ${SUBMISSIONS_TABLE} (received_at_ms);
-CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
-  submission_id TEXT PRIMARY KEY REFERENCES ${SUBMISSIONS_TABLE} (id),
-  provider TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
-  attempts INTEGER NOT NULL,
-  next_attempt_at_ms BIGINT,
-  lease_token TEXT,
-  lease_until_ms BIGINT,
-  last_error TEXT,
-  delivered_at_ms BIGINT,
-  updated_at_ms BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_attempt_at_ms);
-`;
+const SCHEMA = schemaSql('BIGINT');
 
 /** Arbitrary constant naming "frontdoor schema set-up" among advisory locks. */
 const MIGRATION_LOCK = 0x46d00001;

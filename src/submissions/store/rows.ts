@@ -12,6 +12,45 @@ import type { DeliveryUpdate } from './types.js';
 export const SUBMISSIONS_TABLE = 'frontdoor_submissions';
 export const OUTBOX_TABLE = 'frontdoor_outbox';
 
+/**
+ * The tables, for both databases. Times are epoch milliseconds: INTEGER in SQLite (64-bit), BIGINT
+ * in PostgreSQL (its INTEGER is 32-bit).
+ */
+export function schemaSql(millis: 'INTEGER' | 'BIGINT'): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${SUBMISSIONS_TABLE} (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('lead', 'suggestion')),
+  received_at_ms ${millis} NOT NULL,
+  provider TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  client_ip TEXT NOT NULL,
+  user_agent TEXT,
+  idempotency_key TEXT,
+  fingerprint TEXT NOT NULL,
+  request_hash TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_idempotency
+  ON ${SUBMISSIONS_TABLE} (kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_fingerprint ON ${SUBMISSIONS_TABLE} (fingerprint, received_at_ms);
+CREATE INDEX IF NOT EXISTS ${SUBMISSIONS_TABLE}_received ON ${SUBMISSIONS_TABLE} (received_at_ms);
+CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
+  submission_id TEXT PRIMARY KEY REFERENCES ${SUBMISSIONS_TABLE} (id),
+  provider TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead')),
+  attempts INTEGER NOT NULL,
+  next_attempt_at_ms ${millis},
+  lease_token TEXT,
+  lease_until_ms ${millis},
+  last_error TEXT,
+  delivered_at_ms ${millis},
+  updated_at_ms ${millis} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_attempt_at_ms);
+`;
+}
+
 /** A joined submission + outbox row as both databases return it (PostgreSQL gives BIGINT as text). */
 export interface SubmissionRow {
   id: string;
