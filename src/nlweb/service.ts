@@ -87,14 +87,7 @@ export function createAskService(
   for (const page of site.pages) {
     for (const passage of page.passages) {
       entries.set(passage.key, { page, passage });
-      documents.push({
-        key: passage.key,
-        fields: {
-          title: page.title,
-          headings: headingsBelowTitle(page, passage).join(' > '),
-          body: passage.text,
-        },
-      });
+      documents.push(passageDocument(page, passage));
     }
   }
   const index = buildIndex(documents);
@@ -187,6 +180,21 @@ export function createAskService(
     answerJson(query, requestId) {
       const cached = lookup(query);
       return `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":${cached.contentJson}}`;
+    },
+  };
+}
+
+/**
+ * What the index holds for one passage: title = page title, headings = heading path below the
+ * title joined with " > ", body = passage text. Exported so the benchmark indexes exactly this.
+ */
+export function passageDocument(page: Page, passage: Passage): SearchDocument {
+  return {
+    key: passage.key,
+    fields: {
+      title: page.title,
+      headings: headingsBelowTitle(page, passage).join(' > '),
+      body: passage.text,
     },
   };
 }
