@@ -32,6 +32,8 @@ export interface LayoutOptions {
   afterHtml?: string;
   /** Trusted HTML beside the article on wide screens and below it on narrow ones (the demo form). */
   sideHtml?: string;
+  /** Trusted HTML under the lead in the page header (a link down to the form on narrow screens). */
+  headerHtml?: string;
   kind?: PageKind;
   /** Headings of the body: level-2 headings with anchors make the "On this page" list. */
   headings?: readonly Heading[];
@@ -134,6 +136,7 @@ function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
     renderBreadcrumbs(crumbs),
     `<h1>${escapeHtml(options.title)}</h1>`,
     options.description ? `<p class="lead">${escapeHtml(options.description)}</p>` : '',
+    options.headerHtml ?? '',
     updated,
     '</div></div>',
     `<div class="container article-grid${tocHtml ? ' has-toc' : ''}${options.sideHtml ? ' has-side' : ''}">`,

@@ -1,7 +1,13 @@
 import { encodePagePath, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
 import { escapeHtml } from './escape.js';
-import { renderConfirmation, renderFormSection, type FormKind, type FormState } from './forms.js';
+import {
+  FORM_ANCHORS,
+  renderConfirmation,
+  renderFormSection,
+  type FormKind,
+  type FormState,
+} from './forms.js';
 import { renderLayout, type PageKind } from './layout.js';
 import {
   childrenOf,
@@ -23,6 +29,9 @@ export interface PageForm {
   kind: FormKind;
   state?: FormState;
 }
+
+/** On narrow screens the demo form comes after the page text: this link leads straight to it. */
+const JUMP_TO_DEMO_FORM = `<p class="jump-to-form"><a class="button button-primary" href="#${FORM_ANCHORS.demo}">Go to the form</a></p>`;
 
 function isDocumentation(url: string): boolean {
   return url === '/docs' || url === '/docs/' || url.startsWith('/docs/');
@@ -171,7 +180,7 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
           bare: true,
           bodyHtml: `<div class="container article-grid${side ? ' has-side' : ''}"><div class="article-main"><article class="prose">${page.html}</article>${after}</div>${side ? `<div class="article-side">${side}</div>` : ''}</div>`,
         }
-      : { bodyHtml: page.html, afterHtml: after, sideHtml: side }),
+      : { bodyHtml: page.html, afterHtml: after, sideHtml: side, headerHtml: side ? JUMP_TO_DEMO_FORM : '' }),
     kind: kindOf(page, children.length > 0),
     headings: page.headings,
     markdownPath: markdownPathOf(page.url),
@@ -191,6 +200,7 @@ export function renderBuiltInDemoPage(view: SiteView, formState?: FormState): st
     canonicalPath: DEFAULT_DEMO_PATH,
     bodyHtml: `<p>Tell us who you are and what you would like to see, and we will be in touch to arrange a time.</p>`,
     sideHtml: formSection(view, { url: DEFAULT_DEMO_PATH }, form),
+    headerHtml: JUMP_TO_DEMO_FORM,
     kind: 'ContactPage',
     scripts: ['forms.js'],
   });
