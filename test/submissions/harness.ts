@@ -14,6 +14,7 @@ import {
   type SubmissionServiceOptions,
 } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
+import { freePort } from '../helpers/ports.js';
 
 export interface LogRecord {
   level: number;
@@ -56,8 +57,13 @@ const bundledSite = (contentDir: string) => (sitePromise ??= loadSite(contentDir
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = options.env?.DATA_DIR === undefined;
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'frontdoor-test-'));
+  // The port is chosen first so that the public base URL, and every absolute link the documents
+  // and answers build at start-up, name the address the tests actually use.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_BASE_URL: url,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     DATA_DIR: dataDir,
@@ -87,12 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     submissions,
   };
   const app = await buildApp(context);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}`;
-  // The port is known only now; the routes read the configuration per request.
-  if (options.env?.PUBLIC_BASE_URL === undefined) config.publicBaseUrl = url;
+  await app.listen({ port, host: '127.0.0.1' });
   if (options.startWorker !== false) submissions.start();
 
   let contract: Promise<PublishedContract> | null = null;
