@@ -66,23 +66,3 @@ export function renderSite(site: Site, publicBaseUrl: string): RenderedSite {
   }
   return { publicBaseUrl, byPath, byMarkdownPath };
 }
-
-/**
- * The rendered site for the current public base URL. Pages are rendered once at start-up; a base
- * URL that changes afterwards (a test server that learns its port after listening) renders them
- * once more.
- */
-export class SiteRenderCache {
-  private rendered: RenderedSite | null = null;
-
-  constructor(
-    private readonly site: Site,
-    private readonly publicBaseUrl: () => string,
-  ) {}
-
-  current(): RenderedSite {
-    const base = this.publicBaseUrl();
-    if (this.rendered?.publicBaseUrl !== base) this.rendered = renderSite(this.site, base);
-    return this.rendered;
-  }
-}

@@ -22,7 +22,7 @@ import {
   type SiteView,
 } from '../../site/pages.js';
 import { demoPathOf } from '../../site/paths.js';
-import { HTML_TYPE, SiteRenderCache, type Representation } from '../../site/render-cache.js';
+import { HTML_TYPE, renderSite, type Representation } from '../../site/render-cache.js';
 import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
 import type { SubmissionMeta } from '../../submissions/index.js';
@@ -109,8 +109,8 @@ function metaOf(request: FastifyRequest): SubmissionMeta {
  */
 export async function registerSiteRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const { site } = context;
-  const cache = new SiteRenderCache(site, () => context.config.publicBaseUrl);
-  cache.current();
+  // Every page is rendered once, at start-up; requests are answered from these bytes.
+  const rendered = renderSite(site, context.config.publicBaseUrl);
   const view = (): SiteView => ({ site, publicBaseUrl: context.config.publicBaseUrl });
 
   setErrorRenderer(app, 'html', (request, reply, status, body) => {
@@ -253,7 +253,6 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
   app.get('/*', HTML_ROUTE, (request, reply) => {
     const path = decodedPath(request);
     if (path === null) return reply.callNotFound();
-    const rendered = cache.current();
 
     const page = rendered.byPath.get(path);
     if (page) {
