@@ -4,29 +4,89 @@
  * so the two never compete for a core. The load generator is wrk (C; Debian package `wrk`) when it
  * is installed, because a JavaScript client parsing ~9 KB answers saturates its own core before the
  * server does; otherwise autocannon, and the report says which one ran.
+ *
+ * Besides the hello world, a bare node:http server sending the bytes of a real /ask answer (as a
+ * string and as a Buffer: the cost of the answer itself), and on the app (the bundled sample site):
+ * - /healthz: the smallest route, i.e. the app's own per-request cost (hooks, headers, ids);
+ * - /ask, popular: 8 questions asked over and over, so after the first round the answer cache
+ *   (src/nlweb/service.ts, an LRU of DEFAULT_ANSWER_CACHE_SIZE answers) serves them;
+ * - /ask, distinct: tens of thousands of different questions drawn from the site's headings and
+ *   text, in one global sequence, so every request asks a question not asked before and nothing
+ *   comes from the cache.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
+import { BUNDLED_CONTENT_DIR } from '../src/config/index.js';
+import type { Site } from '../src/content/index.js';
+import { loadSite } from '../src/content/index.js';
+import { DEFAULT_ANSWER_CACHE_SIZE } from '../src/nlweb/service.js';
+import { normaliseQuery } from '../src/nlweb/request.js';
+import { analyzeQuery } from '../src/search/index.js';
+import { repoRoot } from './paths.js';
+import type { ServerEntry } from './server.js';
+import { canPin, pinned, serverEntry, spawnServer, stopServer } from './server.js';
+
+/** One load-generator run. */
+export interface LoadRun {
+  rps: number;
+  /** Latency under this load (all connections busy), not the latency of one request alone. */
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Average response size including headers (wrk's transfer ÷ requests); null with autocannon. */
+  bytesPerResponse: number | null;
+}
+
+/** The same load measured in every round; the summary fields are medians over the rounds. */
+export interface LoadSeries {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** All rounds together. */
+  requests: number;
+  bytesPerResponse: number | null;
+  rounds: LoadRun[];
+}
+
+export interface RatioSeries extends LoadSeries {
+  /** Median over the rounds of (this rps ÷ hello-world rps of the same round). */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  /** Different paths (query texts) in the measured requests. */
+  distinctQueries: number;
+}
 
 export interface HttpBenchResult {
   loadGenerator: 'wrk' | 'autocannon';
-  durationSeconds: number;
+  /** Servers and load generator pinned to separate cores (taskset). */
+  pinnedToSeparateCores: boolean;
+  server: { runner: ServerEntry['runner']; reason: string; site: string };
+  /** Each load runs this long in every round; the rounds interleave the loads. */
+  secondsPerLoad: number;
+  rounds: number;
   connections: number;
-  helloWorldRps: number;
-  askRps: number;
-  ratio: number;
-  askLatencyP50Ms: number;
-  askLatencyP99Ms: number;
-  queries: string[];
+  answerCacheSize: number;
+  helloWorld: LoadSeries;
+  /**
+   * Bare node:http sending the bytes of a real /ask answer, as a JS string (what the app sends)
+   * and as a prepared Buffer: the cost of the answer's size and encoding, without the app.
+   */
+  answerString: RatioSeries;
+  answerBuffer: RatioSeries;
+  /** The smallest route of the same app: its request pipeline without /ask's work. */
+  healthz: RatioSeries;
+  askPopular: RatioSeries & { queries: string[] };
+  askDistinct: RatioSeries & { sample: string[]; warmUpQueries: number; everyRequestNew: boolean };
 }
 
-const QUERIES = [
+/** The popular questions (the lead's set; asked in a cycle of 8, so cached). */
+export const POPULAR_QUERIES = [
   'how do I export a protocol to ICH M11',
   'informed consent form draft',
   'schedule of activities',
@@ -49,14 +109,9 @@ function freePort(): Promise<number> {
   });
 }
 
-const pinned = (core: number, command: string, args: string[]) =>
-  existsSync('/usr/bin/taskset')
-    ? { command: 'taskset', args: ['-c', String(core), command, ...args] }
-    : { command, args };
-
-async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+async function waitForHttp(url: string, isAlive: () => boolean): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (!isAlive()) throw new Error(`the server for ${url} exited`);
     try {
       const response = await fetch(url);
       await response.arrayBuffer();
@@ -69,10 +124,7 @@ async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`server at ${url} did not answer`);
 }
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
+interface RawLoad extends LoadRun {
   non2xx: number;
 }
 
@@ -88,7 +140,7 @@ function hasWrk(): boolean {
 
 const WRK = hasWrk();
 
-/** wrk parses "50%  1.23ms" style latencies. */
+/** wrk prints latencies like "1.23ms" and "850.00us". */
 function milliseconds(value: string): number {
   const match = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
   if (!match) return Number.NaN;
@@ -96,16 +148,24 @@ function milliseconds(value: string): number {
   return match[2] === 'us' ? n / 1000 : match[2] === 's' ? n * 1000 : n;
 }
 
-function loadWithWrk(
-  url: string,
-  paths: string[],
-  seconds: number,
-  connections: number,
-): Promise<LoadResult> {
-  const script = join(mkdtempSync(join(tmpdir(), 'fd-wrk-')), 'paths.lua');
+/** wrk prints sizes like "12.34MB". */
+function bytes(value: string): number {
+  const match = /^([\d.]+)([KMGT]?)B$/.exec(value.trim());
+  if (!match) return Number.NaN;
+  const scale = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 }[match[2] as '' | 'K'];
+  return Number(match[1]) * scale;
+}
+
+/** The paths go to a file the Lua script reads once; wrk's one thread walks them in order. */
+function loadWithWrk(url: string, paths: string[], seconds: number, connections: number): Promise<RawLoad> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fd-wrk-'));
+  const list = path.join(dir, 'paths.txt');
+  const script = path.join(dir, 'paths.lua');
+  writeFileSync(list, paths.join('\n') + '\n');
   writeFileSync(
     script,
-    `local paths = {${paths.map((p) => JSON.stringify(p)).join(', ')}}\nlocal i = 0\n` +
+    `local paths = {}\nfor line in io.lines(${JSON.stringify(list)}) do paths[#paths + 1] = line end\n` +
+      'local i = 0\n' +
       'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n' +
       'done = function(summary, latency, requests)\n' +
       '  io.write(string.format("non2xx %d\\n", summary.errors.status))\nend\n',
@@ -124,130 +184,276 @@ function loadWithWrk(
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', (code) => {
+      rmSync(dir, { recursive: true, force: true });
       if (code !== 0) return fail(new Error(`wrk exited ${code}`));
       const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const transfer = /Transfer\/sec:\s+(\S+)/.exec(out);
+      const total = /(\d+) requests in/.exec(out);
       const p50 = /\s50%\s+(\S+)/.exec(out);
       const p99 = /\s99%\s+(\S+)/.exec(out);
       const non2xx = /non2xx (\d+)/.exec(out);
-      if (!rps || !p50 || !p99) return fail(new Error(`unreadable wrk output:\n${out}`));
+      if (!rps || !p50 || !p99 || !total || !transfer)
+        return fail(new Error(`unreadable wrk output:\n${out}`));
       done({
         rps: Number(rps[1]),
-        p50: milliseconds(p50[1]!),
-        p99: milliseconds(p99[1]!),
+        p50Ms: milliseconds(p50[1] as string),
+        p99Ms: milliseconds(p99[1] as string),
+        requests: Number(total[1]),
+        bytesPerResponse: Math.round(bytes(transfer[1] as string) / Number(rps[1])),
         non2xx: Number(non2xx?.[1] ?? 0),
       });
     });
   });
 }
 
-function load(url: string, paths: string[], seconds: number, connections: number): Promise<LoadResult> {
-  return WRK
-    ? loadWithWrk(url, paths, seconds, connections)
-    : loadWithAutocannon(url, paths, seconds, connections);
-}
-
-/** Runs autocannon in a separate process pinned to core 1 and returns its summary. */
+/**
+ * autocannon in a separate process pinned to core 1. One `setupRequest` shared by all connections
+ * takes the next path of one global sequence (autocannon's plain `requests` list would make every
+ * connection walk the same list from the start, repeating each query once per connection).
+ */
 function loadWithAutocannon(
   url: string,
   paths: string[],
   seconds: number,
   connections: number,
-): Promise<LoadResult> {
+): Promise<RawLoad> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fd-autocannon-'));
+  const list = path.join(dir, 'paths.json');
+  writeFileSync(list, JSON.stringify(paths));
   const script = `
     const autocannon = require('autocannon');
-    const paths = ${JSON.stringify(paths)};
+    const paths = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(list)}, 'utf8'));
+    let i = 0;
     autocannon({ url: ${JSON.stringify(url)}, connections: ${connections}, duration: ${seconds},
-      requests: paths.map((path) => ({ method: 'GET', path })) }, (err, r) => {
-      if (err) { console.error(err); process.exit(1); }
-      process.stdout.write(JSON.stringify({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99,
-        non2xx: r.non2xx }));
-    });`;
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] }) }] },
+      (err, r) => {
+        if (err) { console.error(err); process.exit(1); }
+        process.stdout.write(JSON.stringify({ rps: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99,
+          requests: r.requests.total, bytesPerResponse: null, non2xx: r.non2xx }));
+      });`;
   const { command, args } = pinned(1, process.execPath, ['-e', script]);
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? done(JSON.parse(out) as LoadResult) : fail(new Error(`autocannon ${code}`)),
-    );
+    child.on('exit', (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      if (code === 0) done(JSON.parse(out) as RawLoad);
+      else fail(new Error(`autocannon exited ${code}`));
+    });
   });
 }
 
-async function measure(
-  name: string,
-  start: (port: number) => ChildProcess,
-  readyPath: string,
-  paths: string[],
-  seconds: number,
-  connections: number,
-): Promise<LoadResult> {
-  const port = await freePort();
-  const child = start(port);
-  try {
-    await waitForHttp(`http://127.0.0.1:${port}${readyPath}`, child);
-    await load(`http://127.0.0.1:${port}`, paths, 2, connections); // warm-up (JIT, caches)
-    const result = await load(`http://127.0.0.1:${port}`, paths, seconds, connections);
-    if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers`);
-    return result;
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  }
-}
-
-export async function runHttpBench(seconds = 8, connections = 32): Promise<HttpBenchResult> {
-  const hello = `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'text/plain'});
-    s.end('hello world'); }).listen(Number(process.env.PORT), '127.0.0.1');`;
-  const helloResult = await measure(
-    'hello world',
-    (port) => {
-      const { command, args } = pinned(0, process.execPath, ['-e', hello]);
-      return spawn(command, args, { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-    },
-    '/',
-    ['/'],
-    seconds,
-    connections,
-  );
-
-  const built = existsSync(resolve(ROOT, 'dist/cli/main.js'));
-  const serverArgs = built ? ['dist/cli/main.js', 'serve'] : ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
-  const askPaths = QUERIES.map((q) => `/ask?query=${encodeURIComponent(q)}`);
-  const askResult = await measure(
-    '/ask',
-    (port) => {
-      const { command, args } = pinned(0, process.execPath, serverArgs);
-      return spawn(command, args, {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          DATA_DIR: resolve(ROOT, 'data/bench'),
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-    },
-    '/healthz',
-    askPaths,
-    seconds,
-    connections,
-  );
-  return {
-    loadGenerator: WRK ? 'wrk' : 'autocannon',
-    durationSeconds: seconds,
-    connections,
-    helloWorldRps: Math.round(helloResult.rps),
-    askRps: Math.round(askResult.rps),
-    ratio: Math.round((askResult.rps / helloResult.rps) * 1000) / 1000,
-    askLatencyP50Ms: askResult.p50,
-    askLatencyP99Ms: askResult.p99,
-    queries: QUERIES,
+/** A small deterministic PRNG (mulberry32), for a fixed shuffle. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/**
+ * Different questions about the site, in a fixed shuffled order: each section heading as such and
+ * in three question forms, and runs of 4–7 consecutive words from every passage (what a reader
+ * remembers of a page). Distinct after the service's own normalisation, ignoring case; only
+ * questions with words to search for (others get a cheap elicitation, not an answer).
+ */
+export function distinctQuestions(site: Site): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const add = (text: string): void => {
+    const query = normaliseQuery(text);
+    const key = query.toLowerCase();
+    if (query.length === 0 || query.length > 200 || seen.has(key) || analyzeQuery(query).length === 0) return;
+    seen.add(key);
+    out.push(query);
+  };
+  for (const page of site.pages) {
+    for (const passage of page.passages) {
+      const heading = passage.headingPath.at(-1) ?? page.title;
+      add(heading);
+      add(`what is ${heading}`);
+      add(`tell me about ${heading.toLowerCase()}`);
+      add(`${page.title} ${heading.toLowerCase()}`);
+      const words = passage.text
+        .split(/\s+/)
+        .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+        .filter((w) => /\p{L}/u.test(w));
+      for (let length = 4; length <= 7; length++) {
+        for (let start = 0; start + length <= words.length; start += 3)
+          add(words.slice(start, start + length).join(' '));
+      }
+    }
+  }
+  const rand = random(20240611);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j] as string, out[i] as string];
+  }
+  return out;
+}
+
+const askPath = (query: string): string => `/ask?query=${encodeURIComponent(query)}`;
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+function series(rounds: LoadRun[]): LoadSeries {
+  const sizes = rounds.map((r) => r.bytesPerResponse).filter((b): b is number => b !== null);
+  return {
+    rps: Math.round(median(rounds.map((r) => r.rps))),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    requests: rounds.reduce((sum, r) => sum + r.requests, 0),
+    bytesPerResponse: sizes.length > 0 ? Math.round(median(sizes)) : null,
+    rounds,
+  };
+}
+
+function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueries: number): RatioSeries {
+  const ratios = rounds.map((r, i) => r.rps / (hello[i] as LoadRun).rps);
+  const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+  return {
+    ...series(rounds),
+    ratio: round3(median(ratios)),
+    ratioMin: round3(Math.min(...ratios)),
+    ratioMax: round3(Math.max(...ratios)),
+    distinctQueries,
+  };
+}
+
+/**
+ * Both servers run side by side (pinned to core 0; the idle one costs nothing) and the loads
+ * interleave round by round — hello world, /healthz, popular /ask, distinct /ask — so a change
+ * in what else the shared machine runs hits all of them alike; each ratio is taken within a round.
+ */
+export async function runHttpBench(
+  secondsPerLoad = 3,
+  rounds = 3,
+  connections = 32,
+): Promise<HttpBenchResult> {
+  const { site } = await loadSite(BUNDLED_CONTENT_DIR);
+  const questions = distinctQuestions(site);
+  // A disjoint tail warms the server up; each round then gets its own slice of the rest, so the
+  // measured requests start with no answer of theirs in the cache and never repeat a question.
+  const warmUpCount = Math.min(5000, Math.floor(questions.length / 4));
+  const warmUp = questions.slice(questions.length - warmUpCount);
+  const measured = questions.slice(0, questions.length - warmUpCount);
+  const sliceSize = Math.floor(measured.length / rounds);
+  if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
+    throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
+
+  const bareServers: ChildProcess[] = [];
+  /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
+  const startBare = async (script: string, env: Record<string, string> = {}): Promise<string> => {
+    const port = await freePort();
+    const { command, args } = pinned(0, process.execPath, ['-e', script]);
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    bareServers.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/`, () => child.exitCode === null);
+    return base;
+  };
+  const listen = `.listen(Number(process.env.PORT), '127.0.0.1');`;
+
+  const entry = serverEntry();
+  const askPort = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-'));
+  // LOG_LEVEL=warn: at info, Fastify logs every request, which measures the log, not /ask.
+  const askServer = spawnServer(
+    entry,
+    { PORT: String(askPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONTENT_DIR: '' },
+    { core: 0, stdout: 'ignore' },
+  );
+  const run = WRK ? loadWithWrk : loadWithAutocannon;
+  const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
+    const { non2xx, ...result } = await run(base, paths, seconds, connections);
+    if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
+    return result;
+  };
+  const askBase = `http://127.0.0.1:${askPort}`;
+  const popularPaths = POPULAR_QUERIES.map(askPath);
+  const helloRuns: LoadRun[] = [];
+  const answerStringRuns: LoadRun[] = [];
+  const answerBufferRuns: LoadRun[] = [];
+  const healthRuns: LoadRun[] = [];
+  const popularRuns: LoadRun[] = [];
+  const distinctRuns: LoadRun[] = [];
+  const scratch = mkdtempSync(path.join(tmpdir(), 'fd-bench-answer-'));
+  try {
+    const helloBase = await startBare(
+      `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'text/plain'}); ` +
+        `s.end('hello world'); })${listen}`,
+    );
+    await waitForHttp(`${askBase}/healthz`, () => askServer.exitCode === null);
+    // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
+    const answer = await (await fetch(`${askBase}${popularPaths[0] as string}`)).text();
+    const answerFile = path.join(scratch, 'answer.json');
+    writeFileSync(answerFile, answer);
+    const answerBase = await startBare(
+      `const text = require('node:fs').readFileSync(process.env.ANSWER_FILE, 'utf8'); ` +
+        `const bytes = Buffer.from(text, 'utf8'); ` +
+        `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json; charset=utf-8'}); ` +
+        `s.end(q.url === '/buffer' ? bytes : text); })${listen}`,
+      { ANSWER_FILE: answerFile },
+    );
+    // Warm-up (JIT, connections, the popular answers into the cache).
+    await measure('hello world warm-up', helloBase, ['/'], 2);
+    await measure('answer warm-up', answerBase, ['/', '/buffer'], 1);
+    await measure('/healthz warm-up', askBase, ['/healthz'], 1);
+    await measure('/ask popular warm-up', askBase, popularPaths, 1);
+    await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
+    for (let r = 0; r < rounds; r++) {
+      helloRuns.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
+      answerStringRuns.push(await measure('answer as string', answerBase, ['/'], secondsPerLoad));
+      answerBufferRuns.push(await measure('answer as Buffer', answerBase, ['/buffer'], secondsPerLoad));
+      healthRuns.push(await measure('/healthz', askBase, ['/healthz'], secondsPerLoad));
+      popularRuns.push(await measure('/ask popular', askBase, popularPaths, secondsPerLoad));
+      const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
+      distinctRuns.push(await measure('/ask distinct', askBase, slice, secondsPerLoad));
+    }
+  } finally {
+    for (const child of bareServers) await stopServer(child);
+    await stopServer(askServer);
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const distinct = ratioSeries(distinctRuns, helloRuns, Math.min(measured.length, sliceSize * rounds));
+  return {
+    loadGenerator: WRK ? 'wrk' : 'autocannon',
+    pinnedToSeparateCores: canPin(),
+    server: { runner: entry.runner, reason: entry.reason, site: 'bundled sample site (content/)' },
+    secondsPerLoad,
+    rounds,
+    connections,
+    answerCacheSize: DEFAULT_ANSWER_CACHE_SIZE,
+    helloWorld: series(helloRuns),
+    answerString: ratioSeries(answerStringRuns, helloRuns, 1),
+    answerBuffer: ratioSeries(answerBufferRuns, helloRuns, 1),
+    healthz: ratioSeries(healthRuns, helloRuns, 1),
+    askPopular: { ...ratioSeries(popularRuns, helloRuns, POPULAR_QUERIES.length), queries: POPULAR_QUERIES },
+    askDistinct: {
+      ...distinct,
+      warmUpQueries: warmUp.length,
+      everyRequestNew: distinctRuns.every((d) => d.requests <= sliceSize),
+      sample: measured.slice(0, 8),
+    },
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   runHttpBench().then(
     (result) => console.log(JSON.stringify(result, null, 2)),
     (error: unknown) => {

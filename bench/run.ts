@@ -1,85 +1,49 @@
 /**
- * `npm run bench`: ranking quality on Cranfield, speed on Cranfield, speed (and a known-item
- * check) on the docs corpus. Prints a report and writes bench/results/latest.json.
+ * `npm run bench`: every quality and speed target of the search work, side by side in ONE run.
  *
- * Data comes from ../shared/data next to the repository (FRONTDOOR_SHARED_DATA overrides it).
- * FRONTDOOR_BENCH_LUNR_DOCS=0 skips Lunr on the docs corpus (about 15 s and 150 MB).
- * FRONTDOOR_BENCH_SCALE=0 skips the ~98k-passage scale run.
+ * 1. Quality on Cranfield: Frontdoor, MiniSearch and Lunr (plus ablation and sensitivity).
+ * 2. Speed on Cranfield, in-process.
+ * 3. The docs corpus (OWASP cheat sheets + tldr pages) loaded as ONE site by src/content's
+ *    loadSite: speed of every engine on exactly the documents /ask indexes, /ask answers
+ *    in-process, a known-item check; 3b. the same passages replicated 10× (scale).
+ * 4. Start-up on the docs corpus in fresh processes: load + render + index, and the whole server.
+ * 5. GET /ask throughput over HTTP as a ratio of a bare node:http hello world (popular questions,
+ *    then all-different questions).
+ * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
+ * terminal and the numbers to bench/results/latest.json.
+ *
+ * Environment: FRONTDOOR_SHARED_DATA (default ../shared/data), FRONTDOOR_BENCH_LUNR_DOCS=0 (skip
+ * Lunr on the docs corpus, ~15 s), FRONTDOOR_BENCH_SCALE=0 (skip the scale run),
+ * FRONTDOOR_BENCH_HTTP=0 (skip part 5), FRONTDOOR_BENCH_HTTP_SECONDS (per load and round, default 3),
+ * FRONTDOOR_BENCH_HTTP_ROUNDS (default 3),
+ * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date).
  */
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
+import type { Page } from '../src/content/index.js';
+import { createAskService } from '../src/nlweb/service.js';
 import type { SearchDocument, SearchIndex } from '../src/search/index.js';
 import { buildIndex, indexStats, PLAIN_BM25, search, withRanking } from '../src/search/index.js';
-import { loadDocsCorpus } from './corpus.js';
-import type { Corpus } from './corpus.js';
+import { isTldrPage, loadDocsCorpus, tldrDescription } from './corpus.js';
 import { loadCranfield } from './cranfield.js';
 import { frontdoorEngine, lunrEngine, miniSearchEngine } from './engines.js';
 import type { Engine } from './engines.js';
+import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
+import { runHttpBench } from './http.js';
 import { measureBuild, measureLatency } from './measure.js';
-import type { QualityRow } from './quality.js';
 import { cranfieldDocs, runQuality } from './quality.js';
+import { f4, fms, qualityTable, speedTable, table, targetRows, targetTable } from './report.js';
 import type { SpeedRow } from './speed.js';
 import { measureEngine, warmAnalyzer } from './speed.js';
+import type { PipelineStartup, ServerStartup } from './startup.js';
+import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
 
-const f4 = (v: number): string => v.toFixed(4);
-const fms = (v: number): string => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0));
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
-      .join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-function qualityTable(rows: QualityRow[]): string {
-  return table(
-    ['', 'nDCG@10', 'R@10', 'MRR@10', 'p (vs)'],
-    rows.map((r) => [
-      r.name,
-      f4(r.ndcg10),
-      f4(r.recall10),
-      f4(r.mrr10),
-      r.p === undefined ? '' : `${r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} (${r.versus})`,
-    ]),
-  );
-}
-
-function speedTable(rows: SpeedRow[]): string {
-  return table(
-    [
-      'engine',
-      'docs',
-      'build ms',
-      'memory MB',
-      'p50 ms',
-      'p99 ms',
-      'mean ms',
-      'queries×runs',
-      'cpu share',
-      'CPU p50',
-      'CPU p99',
-    ],
-    rows.map((r) => [
-      r.name,
-      String(r.documents),
-      fms(r.buildMs),
-      r.retainedMB.toFixed(1),
-      fms(r.p50Ms),
-      fms(r.p99Ms),
-      fms(r.meanMs),
-      `${r.queries}×${r.runs}`,
-      `${Math.round(r.cpuShare * 100)}%`,
-      fms(r.cpuP50Ms),
-      fms(r.cpuP99Ms),
-    ]),
-  );
-}
+const MB = 1024 * 1024;
 
 /** Natural questions for the docs corpus (fixed; written before looking at results). */
 const QUESTIONS = [
@@ -110,15 +74,20 @@ const QUESTIONS = [
   'how do I search text inside files',
 ];
 
-/** A deterministic query set: titles and tldr descriptions of every 10th page, and the questions. */
-function docsQueries(corpus: Corpus): { all: string[]; knownItems: Array<{ q: string; key: string }> } {
+interface KnownItem {
+  q: string;
+  pageUrl: string;
+}
+
+/** A fixed query set: titles and tldr descriptions of every 10th page (URL order), and the questions. */
+function docsQueries(pages: readonly Page[]): { all: string[]; knownItems: KnownItem[] } {
   const titles: string[] = [];
-  const knownItems: Array<{ q: string; key: string }> = [];
-  corpus.pages.forEach((p, i) => {
+  const knownItems: KnownItem[] = [];
+  pages.forEach((page, i) => {
     if (i % 10 !== 0) return;
-    if (p.title) titles.push(p.title);
-    const q = p.description.replace(/More information.*$/, '').trim();
-    if (p.path.startsWith('tldr-pages/') && q) knownItems.push({ q, key: `${p.path}#0` });
+    if (page.title) titles.push(page.title);
+    const q = isTldrPage(page) ? tldrDescription(page) : '';
+    if (q) knownItems.push({ q, pageUrl: page.url });
   });
   return { all: [...titles, ...knownItems.map((k) => k.q), ...QUESTIONS], knownItems };
 }
@@ -129,40 +98,54 @@ interface KnownItemRow {
   success1: number;
 }
 
+/** Rank of the first passage of the wanted page among the top 10 passages. */
 function knownItem(
   name: string,
-  items: Array<{ q: string; key: string }>,
+  items: readonly KnownItem[],
+  pageOf: ReadonlyMap<string, string>,
   rank: (q: string) => string[],
 ): KnownItemRow {
   let mrr = 0;
   let s1 = 0;
   for (const it of items) {
-    const i = rank(it.q).indexOf(it.key);
+    const i = rank(it.q).findIndex((key) => pageOf.get(key) === it.pageUrl);
     if (i >= 0) mrr += 1 / (i + 1);
     if (i === 0) s1++;
   }
   return { name, mrr10: mrr / items.length, success1: s1 / items.length };
 }
 
+const loadAverage: Record<string, number[]> = {};
+
+/** Records the load average when a part starts and returns it for the part's heading. */
+function loadNote(part: string): string {
+  const load = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  loadAverage[part] = load;
+  return `load average ${load.map((l) => l.toFixed(1)).join(' ')}`;
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 async function main(): Promise<void> {
   const started = performance.now();
   const dataDir = sharedDataDir();
+  const corpusDir = path.join(dataDir, 'docs-corpus');
   const out: Record<string, unknown> = {
     date: new Date().toISOString(),
     node: process.version,
     cpu: `${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}`,
+    memoryGB: Math.round(os.totalmem() / 1024 ** 3),
     dataDir,
+    loadAverage,
   };
-  out.loadAverageAtStart = os.loadavg();
-  console.log(`Frontdoor search benchmark — Node ${process.version}, ${out.cpu as string}`);
   console.log(
-    `load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}. p50/p99 are wall clock; "cpu share" < 100% means other processes competed for the`,
+    `Frontdoor benchmark — Node ${process.version}, ${out.cpu as string}, ${out.memoryGB as number} GB`,
   );
   console.log(
-    'cores during timing. "CPU p50/p99" are per-query CPU time, which such competition hardly moves.',
+    `${loadNote('start')}. p50/p99 are wall clock; "cpu share" < 100% means other processes competed for`,
+  );
+  console.log(
+    'the cores during timing. "CPU p50/p99" are per-query CPU time, which such competition hardly moves.',
   );
   console.log(`data: ${dataDir}\n`);
 
@@ -170,7 +153,9 @@ async function main(): Promise<void> {
   const cran = loadCranfield(path.join(dataDir, 'cranfield'));
   const quality = runQuality(cran);
   out.quality = quality;
-  console.log('== 1. Quality on Cranfield (1400 docs, 225 queries; all queries averaged)');
+  console.log(
+    `== 1. Quality on Cranfield (1400 docs, 225 queries; all queries averaged; ${loadNote('quality')})`,
+  );
   console.log(`Fields indexed: ${quality.fields}. Same analyzer for every engine (Porter2, 33 stop words).`);
   console.log('p: paired randomization test on per-query nDCG@10 (10,000 sign flips, two-sided).\n');
   console.log(qualityTable(quality.engines));
@@ -191,6 +176,9 @@ async function main(): Promise<void> {
     miniSearchEngine(),
     lunrEngine(),
   ];
+  console.log(
+    `\n== 2. Speed on Cranfield (in-process; build = median of 3; memory retained after GC; ${loadNote('cranfieldSpeed')})`,
+  );
   const cranSpeed = cranEngines.map((e) =>
     measureEngine(e, cdocs, cqueries, {
       rounds: e.name.startsWith('Frontdoor') ? 40 : 10,
@@ -199,26 +187,19 @@ async function main(): Promise<void> {
     }),
   );
   out.cranfieldSpeed = cranSpeed;
-  console.log('\n== 2. Speed on Cranfield (in-process; build = median of 3; memory retained after GC)');
   console.log(speedTable(cranSpeed));
-  const mini = cranSpeed.find((r) => r.name.startsWith('MiniSearch'));
-  const ours = cranSpeed[0] as SpeedRow;
-  if (mini) {
-    console.log(
-      `Frontdoor (defaults) vs MiniSearch: ${(mini.p50Ms / ours.p50Ms).toFixed(1)}× faster at p50 wall clock, ` +
-        `${(mini.cpuP50Ms / ours.cpuP50Ms).toFixed(1)}× in CPU time.`,
-    );
-  }
 
-  // ---- Part 3: docs corpus.
-  const t0 = performance.now();
-  const corpus = loadDocsCorpus(path.join(dataDir, 'docs-corpus'));
-  const readMs = performance.now() - t0;
+  // ---- Part 3: the docs corpus as one site, through the real content loader.
+  const corpus = await loadDocsCorpus(corpusDir);
   const docs = corpus.passages;
   warmAnalyzer(docs);
-  const { all: dq, knownItems } = docsQueries(corpus);
+  const { all: dq, knownItems } = docsQueries(corpus.site.pages);
   console.log(
-    `\n== 3. Docs corpus: ${corpus.pages.length} files → ${docs.length} passages (split at #/##/###; read in ${readMs.toFixed(0)} ms)`,
+    `\n== 3. Docs corpus as one site (loadSite ${path.relative(repoRoot, corpusDir)}): ${corpus.site.pages.length} pages → ` +
+      `${docs.length} passages, loaded in ${(corpus.loadMs / 1000).toFixed(1)} s (${corpus.problems} content warnings; ${loadNote('docsSpeed')})`,
+  );
+  console.log(
+    'Documents as /ask indexes them (passageDocument: title = page title, headings = heading path below it, body = passage text).',
   );
   console.log(
     `Queries: ${dq.length} (titles and tldr descriptions of every 10th page, ${QUESTIONS.length} questions).`,
@@ -236,10 +217,31 @@ async function main(): Promise<void> {
       builds: 1,
     }),
   );
+  // The whole /ask answer in-process (ranking, per-page cap, snippets, JSON), with the answer
+  // cache off so every query is computed.
+  const service = measureBuild(() =>
+    createAskService(corpus.site, 'http://127.0.0.1:3000', { cacheSize: 0 }),
+  );
+  const askLatency = measureLatency(
+    dq,
+    (q) =>
+      service.value.answerJson({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
+    2,
+    15000,
+  );
+  const askInProcess: SpeedRow = {
+    name: 'ask service answerJson, no cache',
+    documents: service.value.passageCount,
+    buildMs: service.buildMs,
+    retainedMB: service.retainedBytes / MB,
+    ...askLatency,
+  };
   out.docsSpeed = docSpeed;
-  console.log(speedTable(docSpeed));
+  out.docsAskInProcess = askInProcess;
+  console.log(speedTable([...docSpeed, askInProcess]));
   if (process.env.FRONTDOOR_BENCH_LUNR_DOCS === '0')
     console.log('(Lunr skipped: FRONTDOOR_BENCH_LUNR_DOCS=0.)');
+  console.log('"ask service": createAskService (build = documents + index) and the full answer per query.');
 
   // Known-item check: a tldr page's one-line description should find that page.
   const index = buildIndex(docs);
@@ -247,21 +249,24 @@ async function main(): Promise<void> {
   const rankWith = (ix: SearchIndex) => (q: string) => search(ix, q, { limit: 10 }).map((r) => r.key);
   const miniEngine = miniSearchEngine();
   const miniIndex = miniEngine.build(docs);
+  const pageOf = corpus.pageOfPassage;
   const known: KnownItemRow[] = [
-    knownItem('plain BM25', knownItems, rankWith(variant(PLAIN_BM25))),
+    knownItem('plain BM25', knownItems, pageOf, rankWith(variant(PLAIN_BM25))),
     knownItem(
       'BM25F + question words',
       knownItems,
+      pageOf,
       rankWith(variant({ proximity: { enabled: false }, feedback: { enabled: false } })),
     ),
-    knownItem('+ RM3', knownItems, rankWith(variant({ proximity: { enabled: false } }))),
-    knownItem('+ proximity = defaults', knownItems, rankWith(index)),
+    knownItem('+ RM3', knownItems, pageOf, rankWith(variant({ proximity: { enabled: false } }))),
+    knownItem('+ proximity = defaults', knownItems, pageOf, rankWith(index)),
     knownItem(
       'defaults − RM3 (proximity only)',
       knownItems,
+      pageOf,
       rankWith(variant({ feedback: { enabled: false } })),
     ),
-    knownItem('MiniSearch 7.2', knownItems, (q) => miniEngine.query(miniIndex, q, 10)),
+    knownItem('MiniSearch 7.2', knownItems, pageOf, (q) => miniEngine.query(miniIndex, q, 10)),
   ];
   out.knownItem = { queries: knownItems.length, rows: known };
   console.log(
@@ -274,30 +279,40 @@ async function main(): Promise<void> {
     ),
   );
 
-  // ---- Part 3b: scale (the corpus replicated to ~98k passages).
+  // ---- Part 3b: scale (the passages replicated to ~97k).
   if (process.env.FRONTDOOR_BENCH_SCALE !== '0') {
     const copies = 10;
     const big: SearchDocument[] = [];
     for (let c = 0; c < copies; c++) {
       for (const d of docs) big.push({ key: `${d.key}~${c}`, fields: d.fields });
     }
+    console.log(
+      `\n== 3b. Scale: the passages replicated ${copies}× (${big.length} passages; same vocabulary, ${copies}× postings; ${loadNote('scale')})`,
+    );
     const b = measureBuild(() => buildIndex(big));
     const stats = indexStats(b.value);
     const lat = measureLatency(dq, (q) => search(b.value, q, { limit: 10 }), 2, 20000);
     const plainIx = withRanking(b.value, PLAIN_BM25);
     const latPlain = measureLatency(dq, (q) => search(plainIx, q, { limit: 10 }), 2, 20000);
-    const scale = {
+    out.scale = {
       passages: big.length,
       buildMs: b.buildMs,
-      retainedMB: b.retainedBytes / (1024 * 1024),
+      retainedMB: b.retainedBytes / MB,
       stats,
       defaults: lat,
       plain: latPlain,
     };
-    out.scale = scale;
-    console.log(
-      `\n== 3b. Scale: the passages replicated ${copies}× (${big.length} passages; same vocabulary, ${copies}× postings)`,
-    );
+    const row = (name: string, l: typeof lat, build: string, memory: string): string[] => [
+      name,
+      build,
+      memory,
+      fms(l.p50Ms),
+      fms(l.p99Ms),
+      fms(l.meanMs),
+      `${Math.round(l.cpuShare * 100)}%`,
+      fms(l.cpuP50Ms),
+      fms(l.cpuP99Ms),
+    ];
     console.log(
       table(
         [
@@ -312,41 +327,154 @@ async function main(): Promise<void> {
           'CPU p99',
         ],
         [
-          [
-            'defaults',
-            fms(scale.buildMs),
-            scale.retainedMB.toFixed(1),
-            fms(lat.p50Ms),
-            fms(lat.p99Ms),
-            fms(lat.meanMs),
-            `${Math.round(lat.cpuShare * 100)}%`,
-            fms(lat.cpuP50Ms),
-            fms(lat.cpuP99Ms),
-          ],
-          [
-            'plain BM25',
-            '',
-            '',
-            fms(latPlain.p50Ms),
-            fms(latPlain.p99Ms),
-            fms(latPlain.meanMs),
-            `${Math.round(latPlain.cpuShare * 100)}%`,
-            fms(latPlain.cpuP50Ms),
-            fms(latPlain.cpuP99Ms),
-          ],
+          row('defaults', lat, fms(b.buildMs), (b.retainedBytes / MB).toFixed(1)),
+          row('plain BM25', latPlain, '', ''),
         ],
       ),
     );
     console.log(
       `index: ${stats.terms} terms, ${stats.postings} postings, ${stats.tokens} forward-index words, ` +
-        `${(stats.typedArrayBytes / 1048576).toFixed(1)} MB in typed arrays`,
+        `${(stats.typedArrayBytes / MB).toFixed(1)} MB in typed arrays`,
     );
   }
+
+  // ---- Part 4: start-up on the docs corpus, in fresh processes.
+  console.log(`\n== 4. Start-up on the docs corpus, each in a fresh process (${loadNote('startup')})`);
+  let pipeline: PipelineStartup | Error;
+  try {
+    pipeline = await measurePipelineStartup(corpusDir);
+    console.log(
+      `loadSite + createAskService (node --import tsx): ${pipeline.pages} pages, ${pipeline.passages} passages\n` +
+        table(
+          ['', 'ms'],
+          [
+            ['load (read, front matter, render Markdown, passages)', fms(pipeline.loadMs)],
+            ['index (createAskService: documents + search index)', fms(pipeline.indexMs)],
+            ['load + index', fms(pipeline.totalMs)],
+            ['(importing the modules first, with tsx transpiling)', fms(pipeline.importMs)],
+          ],
+        ),
+    );
+    console.log(
+      `memory: peak RSS ${pipeline.peakRssMB.toFixed(0)} MB; JS heap + ArrayBuffers right after indexing ` +
+        `${pipeline.heapAfterIndexMB.toFixed(0)} MB (heap committed ${pipeline.heapCommittedMB.toFixed(0)} MB); ` +
+        `retained after GC ${pipeline.retainedMB.toFixed(0)} MB (site + ask service)`,
+    );
+  } catch (error) {
+    pipeline = asError(error);
+    console.log(`pipeline start-up failed: ${pipeline.message}`);
+    process.exitCode = 1;
+  }
+  let server: ServerStartup | Error;
+  try {
+    server = await measureServerStartup(corpusDir);
+    console.log(
+      `frontdoor serve (${server.runner}: ${server.runnerReason}) with CONTENT_DIR=${path.relative(repoRoot, corpusDir)}, ` +
+        `PORT=0, LOG_LEVEL=info: logged startupMs ${server.startupMs} (${server.pages} pages; loadSite, ask index, ` +
+        `submissions, routes incl. every page's HTML), ${fms(server.spawnToListeningMs)} ms from spawn to that line`,
+    );
+  } catch (error) {
+    server = asError(error);
+    console.log(`server start-up failed: ${server.message}`);
+    process.exitCode = 1;
+  }
+  out.startup = {
+    pipeline: pipeline instanceof Error ? { error: pipeline.message } : pipeline,
+    server: server instanceof Error ? { error: server.message } : server,
+  };
+
+  // ---- Part 5: HTTP.
+  let http: HttpBenchResult | Error | null = null;
+  if (process.env.FRONTDOOR_BENCH_HTTP !== '0') {
+    const secondsPerLoad = Number(process.env.FRONTDOOR_BENCH_HTTP_SECONDS ?? 3);
+    const rounds = Number(process.env.FRONTDOOR_BENCH_HTTP_ROUNDS ?? 3);
+    console.log(
+      `\n== 5. GET /ask over HTTP vs a node:http hello world: ${rounds} rounds of ${secondsPerLoad} s per load (${loadNote('http')})`,
+    );
+    try {
+      http = await runHttpBench(secondsPerLoad, rounds);
+      const h = http;
+      console.log(
+        `${h.loadGenerator}, 1 thread, ${h.connections} connections; ` +
+          `${h.pinnedToSeparateCores ? 'servers on core 0, load generator on core 1' : 'NOT pinned (no taskset)'}; ` +
+          `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}, LOG_LEVEL=warn, ` +
+          `answer cache ${h.answerCacheSize}. Loads interleaved per round; medians over rounds, ratios taken within a round.`,
+      );
+      const kb = (b: number | null): string => (b === null ? '' : (b / 1024).toFixed(1));
+      const ratioText = (r: RatioSeries): string =>
+        `${r.ratio.toFixed(3)} (${r.ratioMin.toFixed(3)}–${r.ratioMax.toFixed(3)})`;
+      const rows: Array<[string, LoadSeries, string, number]> = [
+        ['hello world (node:http)', h.helloWorld, '', 1],
+        ['node:http, /ask answer bytes as string', h.answerString, ratioText(h.answerString), 1],
+        ['node:http, /ask answer bytes as Buffer', h.answerBuffer, ratioText(h.answerBuffer), 1],
+        ['GET /healthz (frontdoor)', h.healthz, ratioText(h.healthz), 1],
+        ['GET /ask, popular (cached)', h.askPopular, ratioText(h.askPopular), h.askPopular.distinctQueries],
+        [
+          'GET /ask, distinct (uncached)',
+          h.askDistinct,
+          ratioText(h.askDistinct),
+          h.askDistinct.distinctQueries,
+        ],
+      ];
+      console.log(
+        table(
+          [
+            '',
+            'req/s',
+            'ratio (min–max)',
+            'p50 ms',
+            'p99 ms',
+            'requests',
+            'questions',
+            'KB/answer',
+            'req/s per round',
+          ],
+          rows.map(([name, r, ratio, questions]) => [
+            name,
+            Math.round(r.rps).toLocaleString('en-US'),
+            ratio,
+            fms(r.p50Ms),
+            fms(r.p99Ms),
+            r.requests.toLocaleString('en-US'),
+            questions.toLocaleString('en-US'),
+            kb(r.bytesPerResponse),
+            r.rounds.map((x) => Math.round(x.rps).toLocaleString('en-US')).join(' '),
+          ]),
+        ),
+      );
+      console.log(
+        `distinct: questions from the sample site's headings and text, each round its own slice${
+          h.askDistinct.everyRequestNew
+            ? ': every request asked a question not asked before.'
+            : ` of ${h.askDistinct.distinctQueries}, cycling (far longer than the cache, so none is answered from it).`
+        } e.g. "${h.askDistinct.sample[0] ?? ''}"`,
+      );
+    } catch (error) {
+      http = asError(error);
+      console.log(`HTTP bench failed: ${http.message}`);
+      process.exitCode = 1;
+    }
+    out.http = http instanceof Error ? { error: http.message } : http;
+  }
+
+  // ---- Summary.
+  const targets = targetRows({
+    quality: quality.engines,
+    cranfieldSpeed: cranSpeed,
+    docsSpeed: docSpeed,
+    askInProcess,
+    pipeline,
+    server,
+    http,
+  });
+  out.targets = targets;
+  console.log(`\n== Targets (${loadNote('end')}; latency verdicts are on wall clock, CPU time in the notes)`);
+  console.log(targetTable(targets));
 
   const resultsDir = path.join(repoRoot, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   out.totalSeconds = (performance.now() - started) / 1000;
-  // Formatted with the repository's Prettier settings, so `prettier --check bench` stays clean.
+  // Formatted with the repository's Prettier settings, so `prettier --check .` stays clean.
   const file = path.join(resultsDir, 'latest.json');
   const prettier = await import('prettier');
   const config = (await prettier.resolveConfig(file)) ?? {};

@@ -1,0 +1,266 @@
+/** Text tables for the benchmark report, and the summary of every target. */
+
+import type { HttpBenchResult } from './http.js';
+import type { QualityRow } from './quality.js';
+import type { SpeedRow } from './speed.js';
+import type { PipelineStartup, ServerStartup } from './startup.js';
+
+export const f4 = (v: number): string => v.toFixed(4);
+export const fms = (v: number): string => (v < 1 ? v.toFixed(3) : v < 100 ? v.toFixed(2) : v.toFixed(0));
+
+/** Columns in `leftAligned` are padded on the right (text), the others on the left (numbers). */
+export function table(headers: string[], rows: string[][], leftAligned: readonly number[] = [0]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) =>
+        leftAligned.includes(i) ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number),
+      )
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function qualityTable(rows: QualityRow[]): string {
+  return table(
+    ['', 'nDCG@10', 'R@10', 'MRR@10', 'p (vs)'],
+    rows.map((r) => [
+      r.name,
+      f4(r.ndcg10),
+      f4(r.recall10),
+      f4(r.mrr10),
+      r.p === undefined ? '' : `${r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} (${r.versus})`,
+    ]),
+  );
+}
+
+export function speedTable(rows: SpeedRow[]): string {
+  return table(
+    [
+      'engine',
+      'docs',
+      'build ms',
+      'memory MB',
+      'p50 ms',
+      'p99 ms',
+      'mean ms',
+      'queries×runs',
+      'cpu share',
+      'CPU p50',
+      'CPU p99',
+    ],
+    rows.map((r) => [
+      r.name,
+      String(r.documents),
+      fms(r.buildMs),
+      r.retainedMB.toFixed(1),
+      fms(r.p50Ms),
+      fms(r.p99Ms),
+      fms(r.meanMs),
+      `${r.queries}×${r.runs}`,
+      `${Math.round(r.cpuShare * 100)}%`,
+      fms(r.cpuP50Ms),
+      fms(r.cpuP99Ms),
+    ]),
+  );
+}
+
+export interface TargetRow {
+  target: string;
+  measured: string;
+  /** null: reported for information, there is no target. */
+  pass: boolean | null;
+  note: string;
+}
+
+export interface SummaryInput {
+  quality: QualityRow[];
+  /** Speed rows whose names start with "Frontdoor (defaults)", "MiniSearch" and "Lunr". */
+  cranfieldSpeed: SpeedRow[];
+  docsSpeed: SpeedRow[];
+  askInProcess: SpeedRow;
+  pipeline: PipelineStartup | Error;
+  server: ServerStartup | Error;
+  /** null when skipped. */
+  http: HttpBenchResult | Error | null;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const thousands = (n: number): string => Math.round(n).toLocaleString('en-US');
+const share = (r: SpeedRow): string => `${Math.round(r.cpuShare * 100)}%`;
+
+function find<T extends { name: string }>(rows: readonly T[], prefix: string): T | undefined {
+  return rows.find((r) => r.name.startsWith(prefix));
+}
+
+function peers(rows: readonly SpeedRow[], describe: (r: SpeedRow) => string): string {
+  return ['MiniSearch', 'Lunr']
+    .map((prefix) => find(rows, prefix))
+    .filter((r): r is SpeedRow => r !== undefined)
+    .map((r) => `${r.name.split(' ')[0] as string} ${describe(r)}`)
+    .join(', ');
+}
+
+function latencyRows(
+  label: string,
+  rows: readonly SpeedRow[],
+  p50Target: number,
+  p99Target?: number,
+): TargetRow[] {
+  const ours = find(rows, 'Frontdoor (defaults)');
+  const mini = find(rows, 'MiniSearch');
+  if (!ours) return [];
+  const out: TargetRow[] = [
+    {
+      target: `${label}: query p50 ≤ ${p50Target} ms`,
+      measured: `${fms(ours.p50Ms)} ms`,
+      pass: ours.p50Ms <= p50Target,
+      note: `CPU p50 ${fms(ours.cpuP50Ms)} ms, cpu share ${share(ours)}`,
+    },
+  ];
+  if (p99Target !== undefined)
+    out.push({
+      target: `${label}: query p99 ≤ ${p99Target} ms`,
+      measured: `${fms(ours.p99Ms)} ms`,
+      pass: ours.p99Ms <= p99Target,
+      note: `CPU p99 ${fms(ours.cpuP99Ms)} ms`,
+    });
+  if (mini) {
+    const speedUp = mini.p50Ms / ours.p50Ms;
+    out.push({
+      target: `${label}: ≥ 10× faster than MiniSearch (p50)`,
+      measured: `${speedUp.toFixed(1)}×`,
+      pass: speedUp >= 10,
+      note: `MiniSearch p50 ${fms(mini.p50Ms)} ms; in CPU time ${(mini.cpuP50Ms / ours.cpuP50Ms).toFixed(1)}×`,
+    });
+  }
+  out.push({
+    target: `${label}: index build / memory`,
+    measured: `${fms(ours.buildMs)} ms / ${ours.retainedMB.toFixed(1)} MB`,
+    pass: null,
+    note: peers(rows, (r) => `${fms(r.buildMs)} ms / ${r.retainedMB.toFixed(1)} MB`),
+  });
+  return out;
+}
+
+/** Every target of the issue with its measured value, and the related numbers without a target. */
+export function targetRows(input: SummaryInput): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const ours = find(input.quality, 'Frontdoor');
+  if (ours) {
+    const others: Array<{ label: string; row: QualityRow }> = [];
+    for (const [prefix, label] of [
+      ['MiniSearch 7.2 (BM25+ d 0.5', 'MiniSearch'],
+      ['MiniSearch 7.2 (d 0', 'MiniSearch d 0'],
+      ['Lunr', 'Lunr'],
+    ]) {
+      const row = find(input.quality, prefix as string);
+      if (row) others.push({ label: label as string, row });
+    }
+    rows.push({
+      target: 'Cranfield: nDCG@10 ≥ 0.40',
+      measured: f4(ours.ndcg10),
+      pass: ours.ndcg10 >= 0.4,
+      note: others.map(({ label, row }) => `${label} ${f4(row.ndcg10)}`).join(', '),
+    });
+    rows.push({
+      target: 'Cranfield: Recall@10 / MRR@10',
+      measured: `${f4(ours.recall10)} / ${f4(ours.mrr10)}`,
+      pass: null,
+      note: others.map(({ label, row }) => `${label} ${f4(row.recall10)} / ${f4(row.mrr10)}`).join(', '),
+    });
+  }
+  rows.push(...latencyRows('Cranfield', input.cranfieldSpeed, 0.1));
+  rows.push(...latencyRows('Docs corpus', input.docsSpeed, 0.5, 5));
+  const ask = input.askInProcess;
+  rows.push({
+    target: 'Docs corpus: /ask answer in-process, p50 / p99',
+    measured: `${fms(ask.p50Ms)} / ${fms(ask.p99Ms)} ms`,
+    pass: null,
+    note: 'ranking + per-page cap + snippets + JSON, answer cache off',
+  });
+
+  const { pipeline, server } = input;
+  rows.push(
+    pipeline instanceof Error
+      ? {
+          target: 'Docs corpus start-up (load + render + index) < 10 s',
+          measured: 'error',
+          pass: false,
+          note: pipeline.message,
+        }
+      : {
+          target: 'Docs corpus start-up (load + render + index) < 10 s',
+          measured: seconds(pipeline.totalMs),
+          pass: pipeline.totalMs < 10_000,
+          note: `load ${seconds(pipeline.loadMs)} + index ${seconds(pipeline.indexMs)}, peak RSS ${pipeline.peakRssMB.toFixed(0)} MB (fresh process)`,
+        },
+  );
+  rows.push(
+    server instanceof Error
+      ? {
+          target: 'Server start-up on the docs corpus < 10 s',
+          measured: 'error',
+          pass: false,
+          note: server.message,
+        }
+      : {
+          target: 'Server start-up on the docs corpus < 10 s',
+          measured: seconds(server.startupMs),
+          pass: server.startupMs < 10_000,
+          note: `startupMs logged by frontdoor serve (${server.runner}); ${seconds(server.spawnToListeningMs)} from spawn`,
+        },
+  );
+
+  const { http } = input;
+  const ratioTargets = [
+    'GET /ask ÷ hello world, popular questions ≥ 0.6',
+    'GET /ask ÷ hello world, distinct questions ≥ 0.6',
+  ];
+  if (http === null) {
+    for (const target of ratioTargets)
+      rows.push({ target, measured: 'skipped', pass: null, note: 'FRONTDOOR_BENCH_HTTP=0' });
+  } else if (http instanceof Error) {
+    for (const target of ratioTargets)
+      rows.push({ target, measured: 'error', pass: false, note: http.message });
+  } else {
+    const kb = (b: number | null): string => (b === null ? '' : `, ${(b / 1024).toFixed(1)} KB per answer`);
+    const range = (r: { ratioMin: number; ratioMax: number }): string =>
+      `rounds ${r.ratioMin.toFixed(3)}–${r.ratioMax.toFixed(3)}`;
+    rows.push({
+      target: ratioTargets[0] as string,
+      measured: http.askPopular.ratio.toFixed(3),
+      pass: http.askPopular.ratio >= 0.6,
+      note: `${thousands(http.askPopular.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopular.bytesPerResponse)}; ${range(http.askPopular)}; ${http.askPopular.distinctQueries} questions, cached`,
+    });
+    rows.push({
+      target: ratioTargets[1] as string,
+      measured: http.askDistinct.ratio.toFixed(3),
+      pass: http.askDistinct.ratio >= 0.6,
+      note:
+        `${thousands(http.askDistinct.rps)} req/s; ${range(http.askDistinct)}; ${thousands(http.askDistinct.requests)} requests, ` +
+        (http.askDistinct.everyRequestNew ? 'each a different question' : 'questions cycling, never cached'),
+    });
+    rows.push({
+      target: 'node:http sending one /ask answer ÷ hello world',
+      measured: `${http.answerString.ratio.toFixed(3)} / ${http.answerBuffer.ratio.toFixed(3)}`,
+      pass: null,
+      note: `string / Buffer: the answer's bytes and encoding alone, no app (${thousands(http.answerString.rps)} / ${thousands(http.answerBuffer.rps)} req/s)`,
+    });
+    rows.push({
+      target: 'GET /healthz ÷ hello world (app floor)',
+      measured: http.healthz.ratio.toFixed(3),
+      pass: null,
+      note: `${thousands(http.healthz.rps)} req/s: the same server's smallest route, a route of this app does no better`,
+    });
+  }
+  return rows;
+}
+
+export function targetTable(rows: readonly TargetRow[]): string {
+  return table(
+    ['target', 'measured', 'verdict', 'note'],
+    rows.map((r) => [r.target, r.measured, r.pass === null ? '—' : r.pass ? 'PASS' : 'FAIL', r.note]),
+    [0, 2, 3],
+  );
+}

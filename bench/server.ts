@@ -1,0 +1,92 @@
+/**
+ * How the benchmark starts the real server (`frontdoor serve`): the built dist/ when it is up to
+ * date with src/, else the TypeScript sources through tsx, so a stale build is never measured.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { repoRoot } from './paths.js';
+
+export interface ServerEntry {
+  runner: 'dist' | 'tsx';
+  /** Arguments after the node executable. */
+  args: string[];
+  /** Why this runner (e.g. the first source file newer than its build). */
+  reason: string;
+}
+
+/** The first file under src/ whose built copy in dist/ is missing or older, or null. */
+function staleSource(): string | null {
+  const walk = (relativeDir: string): string | null => {
+    for (const entry of readdirSync(path.join(repoRoot, 'src', relativeDir), { withFileTypes: true })) {
+      const relative = path.join(relativeDir, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(relative);
+        if (found) return found;
+        continue;
+      }
+      if (entry.name.endsWith('.d.ts')) continue;
+      const built = path.join(repoRoot, 'dist', relative.replace(/\.ts$/, '.js'));
+      if (!existsSync(built)) return `src/${relative}`;
+      if (statSync(built).mtimeMs < statSync(path.join(repoRoot, 'src', relative)).mtimeMs)
+        return `src/${relative}`;
+    }
+    return null;
+  };
+  return walk('');
+}
+
+/** FRONTDOOR_BENCH_SERVER=dist|tsx forces a runner. */
+export function serverEntry(): ServerEntry {
+  const dist: ServerEntry = { runner: 'dist', args: ['dist/cli/main.js', 'serve'], reason: '' };
+  const tsx: ServerEntry = {
+    runner: 'tsx',
+    args: ['--import', 'tsx', 'src/cli/main.ts', 'serve'],
+    reason: '',
+  };
+  const forced = process.env.FRONTDOOR_BENCH_SERVER;
+  if (forced === 'dist') return { ...dist, reason: 'FRONTDOOR_BENCH_SERVER=dist' };
+  if (forced === 'tsx') return { ...tsx, reason: 'FRONTDOOR_BENCH_SERVER=tsx' };
+  if (!existsSync(path.join(repoRoot, 'dist/cli/main.js')))
+    return { ...tsx, reason: 'no build in dist/ (npm run build)' };
+  const stale = staleSource();
+  return stale
+    ? { ...tsx, reason: `dist/ is older than ${stale} (npm run build to measure the build)` }
+    : { ...dist, reason: 'dist/ is up to date with src/' };
+}
+
+/** The server process pinned to one core when taskset exists (the load generator gets the other). */
+export function pinned(core: number, command: string, args: string[]): { command: string; args: string[] } {
+  return existsSync('/usr/bin/taskset')
+    ? { command: 'taskset', args: ['-c', String(core), command, ...args] }
+    : { command, args };
+}
+
+export const canPin = (): boolean => existsSync('/usr/bin/taskset');
+
+/** Starts `frontdoor serve` with the given environment on top of this process's. */
+export function spawnServer(
+  entry: ServerEntry,
+  env: Record<string, string>,
+  options: { core?: number; stdout: 'pipe' | 'ignore' },
+): ChildProcess {
+  const { command, args } =
+    options.core === undefined
+      ? { command: process.execPath, args: entry.args }
+      : pinned(options.core, process.execPath, entry.args);
+  return spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', options.stdout, 'inherit'],
+  });
+}
+
+/** SIGTERM and wait for the exit (the server shuts down gracefully). */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
