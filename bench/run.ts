@@ -225,12 +225,12 @@ async function main(): Promise<void> {
   const askLatency = measureLatency(
     dq,
     (q) =>
-      service.value.answerJson({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
+      service.value.answerBody({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
     2,
     15000,
   );
   const askInProcess: SpeedRow = {
-    name: 'ask service answerJson, no cache',
+    name: 'ask service answerBody, no cache',
     documents: service.value.passageCount,
     buildMs: service.buildMs,
     retainedMB: service.retainedBytes / MB,

@@ -33,12 +33,13 @@ export function securityHeaders(publicBaseUrl: string): Record<string, string> {
 
 export function registerSecurityHeaders(app: FastifyInstance, publicBaseUrl: string): void {
   const headers = Object.entries(securityHeaders(publicBaseUrl));
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Callback style: this runs on every response, and an async hook costs a promise per request.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     for (const [name, value] of headers) {
       // A route may set its own CSP (e.g. a page that needs more); the others are fixed.
       if (name === 'content-security-policy' && reply.hasHeader(name)) continue;
       reply.header(name, value);
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -48,16 +48,27 @@ export interface AskService {
    * `_meta.request_id`.
    */
   answer(query: AskQuery, requestId: string): NlWebResponse;
-  /** The same answer already serialised: `JSON.stringify(answer(query, requestId))`, byte for byte. */
-  answerJson(query: AskQuery, requestId: string): string;
+  /**
+   * The same answer as UTF-8 JSON bytes, equal to `JSON.stringify(answer(query, requestId))`.
+   * Bytes, because sending a cached Buffer is about twice as fast as sending a string with
+   * non-ASCII characters (the answers quote with “ ” and join names with —).
+   */
+  answerBody(query: AskQuery, requestId: string): Buffer;
+  /** Answers currently held by the cache (for monitoring and tests). */
+  readonly cachedAnswerCount: number;
+  /** Whether the answer to this query is in the cache now. */
+  isCached(query: AskQuery): boolean;
 }
 
 /** The part of an answer that depends only on the site and the query (not on ids). */
 interface CachedAnswer {
   responseType: 'Answer' | 'Elicitation';
   content: NlWebContentItem[];
-  contentJson: string;
+  /** `JSON.stringify(content)` as UTF-8. */
+  contentBytes: Buffer;
 }
+
+const CLOSE_ANSWER = Buffer.from('}');
 
 interface Entry {
   page: Page;
@@ -126,7 +137,7 @@ export function createAskService(
   const compute = (text: string, maxResults: number): CachedAnswer => {
     if (analyzeQuery(text).length === 0) {
       const content: NlWebContentItem[] = [{ type: 'text', text: elicitationText(text, siteName) }];
-      return { responseType: 'Elicitation', content, contentJson: JSON.stringify(content) };
+      return { responseType: 'Elicitation', content, contentBytes: Buffer.from(JSON.stringify(content)) };
     }
     const hits = rankPassages(index, entries, text, maxResults, documents.length);
     const resources = hits.map(toResource);
@@ -134,21 +145,21 @@ export function createAskService(
       { type: 'text', text: summaryText(text, siteName, resources) },
       ...resources,
     ];
-    return { responseType: 'Answer', content, contentJson: JSON.stringify(content) };
+    return { responseType: 'Answer', content, contentBytes: Buffer.from(JSON.stringify(content)) };
   };
 
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
   const cacheSize = options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE;
   const cache = new Map<string, CachedAnswer>();
+  const cacheKey = (query: AskQuery) => `${query.maxResults}\u0000${normaliseQuery(query.text)}`;
   const lookup = (query: AskQuery): CachedAnswer => {
-    const text = normaliseQuery(query.text);
-    if (cacheSize === 0) return compute(text, query.maxResults);
-    const key = `${query.maxResults}\u0000${text}`;
+    if (cacheSize === 0) return compute(normaliseQuery(query.text), query.maxResults);
+    const key = cacheKey(query);
     let cached = cache.get(key);
     if (cached) {
       cache.delete(key); // re-insert: Map order is the recency order
     } else {
-      cached = compute(text, query.maxResults);
+      cached = compute(normaliseQuery(query.text), query.maxResults);
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
     }
     cache.set(key, cached);
@@ -177,9 +188,14 @@ export function createAskService(
       // A fresh array, so a caller that changes its answer cannot change the cached one.
       return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
     },
-    answerJson(query, requestId) {
+    get cachedAnswerCount() {
+      return cache.size;
+    },
+    isCached: (query) => cache.has(cacheKey(query)),
+    answerBody(query, requestId) {
       const cached = lookup(query);
-      return `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":${cached.contentJson}}`;
+      const head = `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":`;
+      return Buffer.concat([Buffer.from(head), cached.contentBytes, CLOSE_ANSWER]);
     },
   };
 }

@@ -278,8 +278,8 @@ describe('the answer cache', () => {
         const q = query(text, { maxResults, conversationId: 'c-1' });
         const fromCache = ask.answer(q, REQUEST_ID);
         expect(fromCache).toEqual(uncached.answer(q, REQUEST_ID));
-        expect(ask.answerJson(q, REQUEST_ID)).toBe(JSON.stringify(fromCache));
-        expect(uncached.answerJson(q, REQUEST_ID)).toBe(JSON.stringify(fromCache));
+        expect(ask.answerBody(q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
+        expect(uncached.answerBody(q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
       }
     }
   });
@@ -294,11 +294,16 @@ describe('the answer cache', () => {
 
   it('stays bounded, dropping the least recently used answer', () => {
     const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
-    const a = small.answerJson(query('encryption'), REQUEST_ID);
-    small.answerJson(query('pricing'), REQUEST_ID);
-    small.answerJson(query('encryption'), REQUEST_ID); // refreshes "encryption"
-    small.answerJson(query('install'), REQUEST_ID); // evicts "pricing"
-    expect(small.answerJson(query('encryption'), REQUEST_ID)).toBe(a);
-    expect(small.answerJson(query('pricing'), REQUEST_ID)).toBe(ask.answerJson(query('pricing'), REQUEST_ID));
+    const a = small.answerBody(query('encryption'), REQUEST_ID);
+    small.answerBody(query('pricing'), REQUEST_ID);
+    small.answerBody(query('  encryption '), REQUEST_ID); // the same normalised query: refreshes it
+    expect(small.cachedAnswerCount).toBe(2);
+    small.answerBody(query('install'), REQUEST_ID); // evicts "pricing", the least recently used
+    expect(small.cachedAnswerCount).toBe(2);
+    expect(small.isCached(query('encryption'))).toBe(true);
+    expect(small.isCached(query('install'))).toBe(true);
+    expect(small.isCached(query('pricing'))).toBe(false);
+    expect(small.answerBody(query('encryption'), REQUEST_ID)).toEqual(a);
+    expect(createAskService(site, PUBLIC_BASE_URL, { cacheSize: 0 }).cachedAnswerCount).toBe(0);
   });
 });

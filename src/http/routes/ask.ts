@@ -87,7 +87,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
       .code(200)
       .headers(ANSWER_HEADERS)
       .type(JSON_CONTENT_TYPE)
-      .send(ask.answerJson(parsed.query, request.id));
+      .send(ask.answerBody(parsed.query, request.id));
   };
 
   const streamAnswer = async (

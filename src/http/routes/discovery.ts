@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpointNotFoundBody } from '../../contract/index.js';
 import {
-  apiCatalogLinkHeader,
   buildDiscoveryBundle,
   SKILLS_ROOT,
   type DiscoveryBundle,
@@ -96,15 +95,4 @@ export async function registerDiscoveryRoutes(
   app.get(`${SKILLS_ROOT}:name/SKILL.md`, { config: routeConfig }, async (request, reply) =>
     sendError(request, reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!)),
   );
-
-  const homeLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if ((request.method === 'GET' || request.method === 'HEAD') && request.url.split('?')[0] === '/') {
-      const existing = reply.getHeader('link');
-      const links = [existing].flat().filter((value) => value !== undefined && value !== '');
-      if (!links.some((value) => String(value).includes('rel="api-catalog"'))) links.push(homeLink);
-      reply.header('link', links.map(String).join(', '));
-    }
-    return payload;
-  });
 }

@@ -1,3 +1,4 @@
+import { apiCatalogLinkHeader } from '../../discovery/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createValidator,
@@ -109,6 +110,7 @@ function metaOf(request: FastifyRequest): SubmissionMeta {
  */
 export async function registerSiteRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const { site } = context;
+  const homeCatalogLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
   // Every page is rendered once, at start-up; requests are answered from these bytes.
   const rendered = renderSite(site, context.config.publicBaseUrl);
   const view = (): SiteView => ({ site, publicBaseUrl: context.config.publicBaseUrl });
@@ -256,9 +258,12 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
 
     const page = rendered.byPath.get(path);
     if (page) {
-      const links: Record<string, string> = page.markdownPath
-        ? { link: `<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"` }
-        : {};
+      const linkValues = page.markdownPath
+        ? [`<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"`]
+        : [];
+      // RFC 9727 §3: the home page points at the API catalog.
+      if (path === '/') linkValues.push(homeCatalogLink);
+      const links: Record<string, string> = linkValues.length > 0 ? { link: linkValues.join(', ') } : {};
       const representation =
         page.markdown && prefersMarkdown(request.headers.accept) ? page.markdown : page.html;
       return sendRepresentation(request, reply, representation, links);
