@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Site } from '../content/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
+import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { registerErrorHandling } from './errors.js';
+import { parseQueryString } from './query-string.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
@@ -26,8 +29,26 @@ export interface AppContext {
  * Assembles the HTTP application: parsers, headers, the error envelope and every room's routes.
  * It does not listen; `startServer` does, and tests use `app.inject` or listen on port 0.
  */
-export async function buildApp(context: AppContext): Promise<FastifyInstance> {
+export interface BuildAppOptions {
+  /** Answer plain GET /ask JSON requests ahead of the framework (default true; see ask-fast-path.ts). */
+  askFastPath?: boolean;
+}
+
+/** Node's default checks header/request timeouts only every 30 s (see the reliability notes). */
+const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
+  let closing = false;
+  const fastPath =
+    options.askFastPath === false
+      ? null
+      : createAskFastPath({
+          ask: context.ask,
+          logger: context.logger,
+          publicBaseUrl: config.publicBaseUrl,
+          isClosing: () => closing,
+        });
   const app = Fastify({
     loggerInstance: context.logger,
     bodyLimit: config.bodyLimitBytes,
@@ -36,13 +57,21 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
-    // Node's default checks header/request timeouts only every 30 s (see the reliability notes).
-    connectionTimeout: 0,
-    requestTimeout: 30_000,
-    keepAliveTimeout: 5_000,
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 } as object,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    serverFactory: (handler) => {
+      const server = createServer(
+        { headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
+        fastPath ? (req, res) => fastPath(req, res) || handler(req, res) : handler,
+      );
+      server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
+      server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
+      return server;
+    },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500, querystringParser: parseQueryString },
   }) as unknown as FastifyInstance;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
 
   registerBodyParsers(app);
   registerSecurityHeaders(app, config.publicBaseUrl);

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig, type Config, type ConfigSource } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
-import { buildApp, type AppContext } from '../../src/http/app.js';
+import { buildApp, type AppContext, type BuildAppOptions } from '../../src/http/app.js';
 import { createAskService } from '../../src/nlweb/index.js';
 import {
   createSubmissionService,
@@ -29,6 +29,8 @@ export interface TestServerOptions {
   submissions?: SubmissionServiceOptions;
   /** Leave the delivery worker stopped (the test drives `deliverDue()` itself). */
   startWorker?: boolean;
+  /** Options of the HTTP assembly (e.g. the /ask fast path off). */
+  app?: BuildAppOptions;
 }
 
 export interface TestServer {
@@ -92,7 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ask: createAskService(site, config.publicBaseUrl),
     submissions,
   };
-  const app = await buildApp(context);
+  const app = await buildApp(context, options.app);
   await app.listen({ port, host: '127.0.0.1' });
   if (options.startWorker !== false) submissions.start();
 

@@ -31,14 +31,14 @@ export const ASK_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Headers of every /ask answer. The Accept header can select streaming, hence Vary. */
-const ANSWER_HEADERS: Readonly<Record<string, string>> = {
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   ...ASK_CORS_HEADERS,
   vary: 'Accept',
   // Every answer carries its own request_id.
   'cache-control': 'no-store',
 };
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 function errorAnswer(requestId: string, status: number, text: string): NlWebResponse {
   return {

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../submissions/harness.js';
+
+/**
+ * The /ask fast path must be invisible: for every request, the server with it answers exactly what
+ * the server without it (the Fastify route alone) answers, apart from the per-request id and date.
+ */
+let fast: TestServer;
+let routed: TestServer;
+const BASE = 'http://www.example.test';
+
+beforeAll(async () => {
+  fast = await startTestServer({ env: { PUBLIC_BASE_URL: BASE } });
+  routed = await startTestServer({ env: { PUBLIC_BASE_URL: BASE }, app: { askFastPath: false } });
+});
+afterAll(async () => {
+  await fast.close();
+  await routed.close();
+});
+
+interface Case {
+  name: string;
+  path: string;
+  method?: string;
+  accept?: string;
+  /** Whether the fast path should take it (the others fall through to the route). */
+  fastPath: boolean;
+}
+
+const CASES: Case[] = [
+  { name: 'a plain question', path: '/ask?query=informed%20consent%20form%20draft', fastPath: true },
+  { name: 'plus-encoded spaces', path: '/ask?query=schedule+of+activities&max_results=3', fastPath: true },
+  {
+    name: 'conversation id and ignored NLWeb params',
+    path: '/ask?query=sso&conversation_id=c-9&site=a&site=b&prev=x&mode=list',
+    fastPath: true,
+  },
+  {
+    name: 'explicit streaming=false over an SSE Accept',
+    path: '/ask?query=ICH%20M11&streaming=false',
+    accept: 'text/event-stream',
+    fastPath: true,
+  },
+  { name: 'JSON Accept', path: '/ask?query=pricing', accept: 'application/json', fastPath: true },
+  {
+    name: 'non-ASCII question',
+    path: `/ask?query=${encodeURIComponent('données — résidence “EU”')}`,
+    fastPath: true,
+  },
+  { name: 'only stop words (Elicitation)', path: '/ask?query=the%20of%20and', fastPath: true },
+  { name: 'missing query', path: '/ask', fastPath: false },
+  { name: 'empty query string', path: '/ask?', fastPath: false },
+  { name: 'blank query', path: '/ask?query=%20%20', fastPath: false },
+  { name: 'too long', path: `/ask?query=${'a'.repeat(1001)}`, fastPath: false },
+  { name: 'bad streaming value', path: '/ask?query=x&streaming=maybe', fastPath: false },
+  { name: 'repeated query', path: '/ask?query=a&query=b', fastPath: false },
+  { name: 'streaming asked by parameter', path: '/ask?query=consent&streaming=true', fastPath: false },
+  {
+    name: 'streaming asked by Accept',
+    path: '/ask?query=consent',
+    accept: 'text/event-stream',
+    fastPath: false,
+  },
+  { name: 'HEAD', path: '/ask?query=consent', method: 'HEAD', fastPath: false },
+  { name: 'a longer path', path: '/asking?query=x', fastPath: false },
+  { name: 'a path parameter', path: '/ask/x?query=x', fastPath: false },
+];
+
+const VOLATILE_HEADERS = new Set(['date']);
+
+async function fetchCase(server: TestServer, c: Case) {
+  const response = await fetch(`${server.url}${c.path}`, {
+    method: c.method ?? 'GET',
+    headers: c.accept ? { accept: c.accept } : {},
+  });
+  const body = (await response.text()).replace(/"request_id":"[^"]+"/g, '"request_id":"*"');
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !VOLATILE_HEADERS.has(name)));
+  return { status: response.status, headers, body };
+}
+
+describe('GET /ask fast path', () => {
+  for (const c of CASES) {
+    it(`answers like the route: ${c.name}`, async () => {
+      const before = fast.logs.length;
+      const [viaFast, viaRoute] = await Promise.all([fetchCase(fast, c), fetchCase(routed, c)]);
+      expect(viaFast).toEqual(viaRoute);
+      // Fastify logs "incoming request" for what it handles; the fast path logs one completed line.
+      const incoming = fast.logs.slice(before).filter((line) => line.msg === 'incoming request');
+      expect(incoming.length === 0, `fast path ${c.fastPath ? 'takes' : 'leaves'} ${c.path}`).toBe(
+        c.fastPath,
+      );
+      if (c.fastPath) {
+        const completed = fast.logs.slice(before).filter((line) => line.msg === 'request completed');
+        expect(completed).toHaveLength(1);
+        expect(completed[0]).toMatchObject({ res: { statusCode: 200 }, req: { method: 'GET' } });
+      }
+    });
+  }
+
+  it('serves every answer with its own request id', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const body = (await (await fetch(`${fast.url}/ask?query=consent`)).json()) as {
+        _meta: { request_id: string };
+      };
+      ids.add(body._meta.request_id);
+    }
+    expect(ids.size).toBe(5);
+  });
+});
