@@ -54,6 +54,11 @@ export interface AskService {
    * non-ASCII characters (the answers quote with “ ” and join names with —).
    */
   answerBody(query: AskQuery, requestId: string): Buffer;
+  /**
+   * `answerBody` in three pieces (the per-request head, the cached content bytes, the closing
+   * brace), for a writer that can send them without copying the cached part.
+   */
+  answerChunks(query: AskQuery, requestId: string): [Buffer, Buffer, Buffer];
   /** Answers currently held by the cache (for monitoring and tests). */
   readonly cachedAnswerCount: number;
   /** Whether the answer to this query is in the cache now. */
@@ -177,6 +182,12 @@ export function createAskService(
     request_id: requestId,
   });
 
+  const answerChunks = (query: AskQuery, requestId: string): [Buffer, Buffer, Buffer] => {
+    const cached = lookup(query);
+    const head = `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":`;
+    return [Buffer.from(head), cached.contentBytes, CLOSE_ANSWER];
+  };
+
   return {
     pageCount: site.pages.length,
     passageCount: documents.length,
@@ -192,11 +203,8 @@ export function createAskService(
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
-    answerBody(query, requestId) {
-      const cached = lookup(query);
-      const head = `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":`;
-      return Buffer.concat([Buffer.from(head), cached.contentBytes, CLOSE_ANSWER]);
-    },
+    answerChunks,
+    answerBody: (query, requestId) => Buffer.concat(answerChunks(query, requestId)),
   };
 }
 

@@ -307,3 +307,14 @@ describe('the answer cache', () => {
     expect(createAskService(site, PUBLIC_BASE_URL, { cacheSize: 0 }).cachedAnswerCount).toBe(0);
   });
 });
+
+describe('answer bytes', () => {
+  it('gives the same bytes whole and in chunks', () => {
+    for (const text of ['encryption', 'the', 'pricing plans']) {
+      const q = query(text, { conversationId: 'c' });
+      const chunks = ask.answerChunks(q, REQUEST_ID);
+      expect(Buffer.concat(chunks)).toEqual(ask.answerBody(q, REQUEST_ID));
+      expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toEqual(ask.answer(q, REQUEST_ID));
+    }
+  });
+});
