@@ -16,7 +16,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,26 +97,50 @@ export const POPULAR_QUERIES = [
   'amendments and version control',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
+/**
+ * `count` distinct free ports, probed all at once so that two servers of this run can never be
+ * handed the same one (a port probed and released alone can be handed out again at once).
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((done, fail) => {
+          const server = createServer();
+          server.on('error', fail);
+          server.listen(0, '127.0.0.1', () => done(server));
+        }),
+    ),
+  );
+  const ports = probes.map((server) => {
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : 0;
   });
+  await Promise.all(probes.map((server) => new Promise((done) => server.close(done))));
+  return ports;
 }
 
-async function waitForHttp(url: string, isAlive: () => boolean): Promise<void> {
+/**
+ * Waits until `url` answers 200 with the body `isExpected` recognises, so a load never runs against
+ * some other process that happens to hold the port.
+ */
+async function waitForHttp(
+  url: string,
+  isAlive: () => boolean,
+  isExpected: (body: string) => boolean,
+): Promise<void> {
   for (let i = 0; i < 600; i++) {
     if (!isAlive()) throw new Error(`the server for ${url} exited`);
     try {
       const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
+      const body = await response.text();
+      if (response.ok) {
+        if (!isExpected(body)) throw new Error(`${url} is answered by another server: ${body.slice(0, 80)}`);
+        return;
+      }
+    } catch (error) {
+      if ((error as Error).message.includes('another server')) throw error;
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -352,10 +376,15 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
+  const [askPort, helloPort, answerPort] = (await freePorts(3)) as [number, number, number];
   const bareServers: ChildProcess[] = [];
   /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
-  const startBare = async (script: string, env: Record<string, string> = {}): Promise<string> => {
-    const port = await freePort();
+  const startBare = async (
+    script: string,
+    port: number,
+    isExpected: (body: string) => boolean,
+    env: Record<string, string> = {},
+  ): Promise<string> => {
     const { command, args } = pinned(0, process.execPath, ['-e', script]);
     const child = spawn(command, args, {
       env: { ...process.env, ...env, PORT: String(port) },
@@ -363,13 +392,12 @@ export async function runHttpBench(
     });
     bareServers.push(child);
     const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/`, () => child.exitCode === null);
+    await waitForHttp(`${base}/`, () => child.exitCode === null, isExpected);
     return base;
   };
   const listen = `.listen(Number(process.env.PORT), '127.0.0.1');`;
 
   const entry = serverEntry();
-  const askPort = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-'));
   // LOG_LEVEL=warn: at info, Fastify logs every request, which measures the log, not /ask.
   const askServer = spawnServer(
@@ -381,6 +409,7 @@ export async function runHttpBench(
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
+    if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
@@ -396,10 +425,17 @@ export async function runHttpBench(
     const helloBase = await startBare(
       `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'text/plain'}); ` +
         `s.end('hello world'); })${listen}`,
+      helloPort,
+      (body) => body === 'hello world',
     );
-    await waitForHttp(`${askBase}/healthz`, () => askServer.exitCode === null);
+    await waitForHttp(
+      `${askBase}/healthz`,
+      () => askServer.exitCode === null,
+      (body) => body === '{"status":"ok"}',
+    );
     // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
     const answer = await (await fetch(`${askBase}${popularPaths[0] as string}`)).text();
+    if (!answer.includes('"version":"0.55"')) throw new Error(`not an NLWeb answer: ${answer.slice(0, 80)}`);
     const answerFile = path.join(scratch, 'answer.json');
     writeFileSync(answerFile, answer);
     const answerBase = await startBare(
@@ -407,6 +443,8 @@ export async function runHttpBench(
         `const bytes = Buffer.from(text, 'utf8'); ` +
         `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json; charset=utf-8'}); ` +
         `s.end(q.url === '/buffer' ? bytes : text); })${listen}`,
+      answerPort,
+      (body) => body === answer,
       { ANSWER_FILE: answerFile },
     );
     // Warm-up (JIT, connections, the popular answers into the cache).
