@@ -14,6 +14,7 @@
  *   text, in one global sequence, so every request asks a question not asked before and nothing
  *   comes from the cache.
  */
+import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -268,18 +269,6 @@ function loadWithAutocannon(
   });
 }
 
-/** A small deterministic PRNG (mulberry32), for a fixed shuffle. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Different questions about the site, in a fixed shuffled order: each section heading as such and
  * in three question forms, and runs of 4–7 consecutive words from every passage (what a reader
@@ -313,7 +302,7 @@ export function distinctQuestions(site: Site): string[] {
       }
     }
   }
-  const rand = random(20240611);
+  const rand = seededRandom(20240611);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [out[i], out[j]] = [out[j] as string, out[i] as string];

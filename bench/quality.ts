@@ -4,6 +4,7 @@
  * sensitivity of the main parameters (reported, not used to pick them).
  */
 
+import { seededRandom } from './seeded-random.js';
 import type { RankingOverrides, SearchDocument, SearchIndex } from '../src/search/index.js';
 import { buildIndex, PLAIN_BM25, search, withRanking } from '../src/search/index.js';
 import type { Cranfield, QualityScores } from './cranfield.js';
@@ -39,23 +40,11 @@ export function cranfieldDocsOneField(c: Cranfield): SearchDocument[] {
   }));
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Paired randomization (sign-flip) test on per-query differences, two-sided, fixed seed. */
 export function pairedRandomization(a: readonly number[], b: readonly number[], trials = 10_000): number {
   const diffs = a.map((x, i) => x - (b[i] as number));
   const observed = Math.abs(diffs.reduce((s, d) => s + d, 0));
-  const rand = rng(20240601);
+  const rand = seededRandom(20240601);
   let atLeast = 0;
   for (let t = 0; t < trials; t++) {
     let sum = 0;

@@ -1,24 +1,20 @@
-import type {
-  AnswerProvider,
-  DeliveringProvider,
-  ListedState,
-  SubmissionFields,
-  SubmissionKind,
-  SubmissionRecord,
-} from '../types.js';
+import type { DeliveringProvider, ListedState, SubmissionKind, SubmissionRecord } from '../types.js';
 
-export interface NewSubmission {
-  id: string;
-  kind: SubmissionKind;
-  receivedAtMs: number;
-  provider: AnswerProvider;
-  fields: SubmissionFields;
-  requestId: string;
-  clientIp: string;
-  userAgent: string | null;
-  idempotencyKey: string | null;
-  fingerprint: string;
-  requestHash: string;
+/** What is stored for a new submission: the record's own columns, and its outbox row if any. */
+export interface NewSubmission extends Pick<
+  SubmissionRecord,
+  | 'id'
+  | 'kind'
+  | 'receivedAtMs'
+  | 'provider'
+  | 'fields'
+  | 'requestId'
+  | 'clientIp'
+  | 'userAgent'
+  | 'idempotencyKey'
+  | 'fingerprint'
+  | 'requestHash'
+> {
   /**
    * The outbox row, written in the same transaction. It is created already leased to the
    * in-request attempt (attempt 1), so no worker picks it up while that attempt runs.
