@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { MARKETING_COMPONENTS, MAX_QUERY_LENGTH } from './schemas.js';
+import { DUPLICATE_WINDOW_MS, MARKETING_COMPONENTS, MAX_QUERY_LENGTH } from './schemas.js';
 import {
   ASK_STREAM_DEFAULTS,
   DEFAULT_MAX_RESULTS,
@@ -196,6 +196,29 @@ function askResponses(post: boolean, limit = 0) {
   };
 }
 
+/** What the two submission operations do beyond their body schema. */
+const SUBMISSION_RULES =
+  `Repeats: a submission with the same content (same operation, e-mail and fields) arriving again within ` +
+  `${DUPLICATE_WINDOW_MS / 60_000} minutes is not stored twice; it gets the original submission's answer. ` +
+  'With an `Idempotency-Key` header the same applies for as long as the submission is kept, and the same key ' +
+  'with a different body is refused with 400 VALIDATION_ERROR naming `Idempotency-Key`. ' +
+  'Cross-site posts: a request whose `Origin` header is not this site’s origin, or that a browser marks ' +
+  '`Sec-Fetch-Site: cross-site`, is refused with 400 VALIDATION_ERROR naming `Origin` (another site cannot make ' +
+  'its visitors submit here); requests without an `Origin` header, such as those of servers and agents, are ' +
+  'accepted.';
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Optional key (1 to 255 printable ASCII characters without spaces, optionally in double quotes, e.g. a ' +
+    'UUID) that makes a retry safe: the same key with the same body returns the original answer instead of ' +
+    'creating a second submission; the same key with another body is a 400 VALIDATION_ERROR.',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+  example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+};
+
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
   content: Object.fromEntries(FORM_AND_JSON.map((type) => [type, { schema: ref(schemaName), example }])),
@@ -240,8 +263,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           summary: 'Request a demo',
           description:
             `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
-            `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}`,
+            `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
+            SUBMISSION_RULES,
           security: [],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('LeadRequest', {
             name: 'Dana Reyes',
             email: 'dana.reyes@sponsor.example',
@@ -273,8 +298,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            bodyLimitNote(limit),
+            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}`,
           security: [],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('SuggestionRequest', {
             companyType: 'cro',
             persona: 'study-start-up',

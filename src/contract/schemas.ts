@@ -25,6 +25,9 @@ export function StringEnum<const T extends readonly string[]>(
 
 export const MAX_QUERY_LENGTH = 1000;
 
+/** Identical content within this window is one submission (a double click, a resent form). */
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
 export const CompanyTypeSchema = StringEnum(COMPANY_TYPES, {
   description: 'Audience category used to tailor the demo.',
 });

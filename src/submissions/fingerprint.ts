@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SubmissionFields, SubmissionKind } from './types.js';
 
-/** Identical content within this window is one submission (a double click, a resent form). */
-export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+export { DUPLICATE_WINDOW_MS } from '../contract/index.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
