@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import { loadSite } from '../content/index.js';
+import { loadSite, type Site } from '../content/index.js';
 import { createAskService } from '../nlweb/index.js';
-import { createSubmissionService } from '../submissions/index.js';
+import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
 
 export interface RunningServer {
@@ -29,6 +29,35 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   });
 }
 
+export interface AppContextOptions {
+  /** An already loaded site (tests share one); by default the configured content folder is loaded. */
+  site?: Site;
+  submissions?: SubmissionServiceOptions;
+}
+
+/**
+ * The composition root: every room built from the configuration. Content problems are logged with
+ * file and line; the pages that loaded are served.
+ */
+export async function createAppContext(
+  config: Config,
+  logger: Logger,
+  options: AppContextOptions = {},
+): Promise<AppContext> {
+  let site = options.site;
+  if (site === undefined) {
+    const loaded = await loadSite(config.contentDir);
+    for (const problem of loaded.problems) {
+      const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
+      log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
+    }
+    site = loaded.site;
+  }
+  const ask = createAskService(site, config.publicBaseUrl);
+  const submissions = await createSubmissionService(config, logger, options.submissions);
+  return { config, logger, site, ask, submissions };
+}
+
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
  * file and line; the server still starts with the pages that loaded.
@@ -38,14 +67,8 @@ export async function startServer(
   logger: Logger = createLogger(config),
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
-  const { site, problems } = await loadSite(config.contentDir);
-  for (const problem of problems) {
-    const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
-    log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
-  }
-  const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger);
-  const context: AppContext = { config, logger, site, ask, submissions };
+  const context = await createAppContext(config, logger);
+  const { site, submissions } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
   submissions.start();

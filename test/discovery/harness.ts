@@ -4,14 +4,13 @@ import { dirname, join } from 'node:path';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { loadSite, type Site } from '../../src/content/index.js';
+import type { Site } from '../../src/content/index.js';
 import { buildDiscoveryBundle, type DiscoveryBundle, type SitemapLimits } from '../../src/discovery/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
+import { createAppContext } from '../../src/http/server.js';
 import { registerErrorHandling } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
 import { discoveryInputOf, registerDiscoveryRoutes } from '../../src/http/routes/discovery.js';
-import { createAskService } from '../../src/nlweb/index.js';
-import { createSubmissionService } from '../../src/submissions/index.js';
 
 /** Not example.com and not localhost: `redocly lint` warns about both in `servers`. */
 export const BASE = 'https://www.frontdoor-discovery.test';
@@ -51,15 +50,8 @@ export async function startDiscoveryApp(options: StartOptions = {}): Promise<Dis
     LOG_LEVEL: 'silent',
   });
   const logger = pino({ level: 'silent' });
-  const { site } = await loadSite(config.contentDir);
-  const submissions = await createSubmissionService(config, logger);
-  const context: AppContext = {
-    config,
-    logger,
-    site,
-    ask: createAskService(site, config.publicBaseUrl),
-    submissions,
-  };
+  const context = await createAppContext(config, logger);
+  const { site, submissions } = context;
   let app: FastifyInstance;
   try {
     app =

@@ -4,10 +4,8 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { loadConfig, type ConfigSource } from '../../src/config/index.js';
-import { loadSite } from '../../src/content/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
-import { createAskService } from '../../src/nlweb/index.js';
-import { createSubmissionService } from '../../src/submissions/index.js';
+import { createAppContext } from '../../src/http/server.js';
 
 export const BASE_URL = 'https://www.example.test';
 
@@ -25,15 +23,8 @@ export async function buildSiteApp(env: ConfigSource = {}): Promise<SiteApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-site-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: 'silent', ...env });
   const logger = pino({ level: 'silent' });
-  const { site } = await loadSite(config.contentDir);
-  const submissions = await createSubmissionService(config, logger);
-  const context: AppContext = {
-    config,
-    logger,
-    site,
-    ask: createAskService(site, config.publicBaseUrl),
-    submissions,
-  };
+  const context = await createAppContext(config, logger);
+  const { submissions } = context;
   const app = await buildApp(context);
   await app.ready();
   return {

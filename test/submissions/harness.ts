@@ -7,12 +7,8 @@ import pino from 'pino';
 import { loadConfig, type Config, type ConfigSource } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
 import { buildApp, type AppContext, type BuildAppOptions } from '../../src/http/app.js';
-import { createAskService } from '../../src/nlweb/index.js';
-import {
-  createSubmissionService,
-  type SubmissionService,
-  type SubmissionServiceOptions,
-} from '../../src/submissions/index.js';
+import { createAppContext } from '../../src/http/server.js';
+import { type SubmissionService, type SubmissionServiceOptions } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
 import { freePort } from '../helpers/ports.js';
 
@@ -86,14 +82,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const logger = pino({ level: config.logLevel }, sink);
   const site = await bundledSite(config.contentDir);
-  const submissions = await createSubmissionService(config, logger, options.submissions);
-  const context: AppContext = {
-    config,
-    logger,
-    site,
-    ask: createAskService(site, config.publicBaseUrl),
-    submissions,
-  };
+  const context = await createAppContext(config, logger, { site, submissions: options.submissions });
+  const { submissions } = context;
   const app = await buildApp(context, options.app);
   await app.listen({ port, host: '127.0.0.1' });
   if (options.startWorker !== false) submissions.start();
