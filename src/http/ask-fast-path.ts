@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { acceptPrefersEventStream, parseAskQueryString, type AskService } from '../nlweb/index.js';
+import {
+  acceptPrefersEventStream,
+  parseAskQueryString,
+  type AskService,
+  type ParsedAsk,
+} from '../nlweb/index.js';
 import { parseQueryString } from './query-string.js';
 import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
@@ -13,6 +18,11 @@ export interface AskFastPathOptions {
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
 }
+
+/** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
+export const PARSED_URL_MEMO_SIZE = 1000;
+
+type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 
 /**
  * Answers the hottest request of the site, a valid `GET /ask` that wants JSON, before the
@@ -26,31 +36,44 @@ export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const { ask, logger, isClosing } = options;
-  const headers: Record<string, string> = {
+  // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
+  // last slot takes each response's length. writeHead does not keep the array.
+  const headers = Object.entries({
     ...ANSWER_HEADERS,
     'content-type': JSON_CONTENT_TYPE,
     ...securityHeaders(options.publicBaseUrl),
+    'content-length': '',
+  }).flat();
+  const lengthSlot = headers.length - 1;
+  const parsedByUrl = new Map<string, ValidAsk>();
+  const parse = (url: string): ValidAsk | null => {
+    let parsed: ParsedAsk | undefined = parsedByUrl.get(url);
+    if (parsed) return parsed;
+    parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
+    if (!parsed.ok) return null;
+    if (parsedByUrl.size >= PARSED_URL_MEMO_SIZE) parsedByUrl.delete(parsedByUrl.keys().next().value!);
+    parsedByUrl.set(url, parsed);
+    return parsed;
   };
+
   return (req, res) => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || !url.startsWith('/ask') || isClosing()) return false;
     if (url.length > 4 && url.charCodeAt(4) !== 63 /* ? */) return false;
     const started = performance.now();
     try {
-      const parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
-      if (!parsed.ok) return false;
+      const parsed = parse(url);
+      if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
       const requestId = randomUUID();
-      const [head, content, close] = ask.answerChunks(parsed.query, requestId);
-      res.writeHead(200, {
-        ...headers,
-        'content-length': String(head.length + content.length + close.length),
-      });
-      // Corked, the three pieces leave in one writev: no copy of the cached content per request.
+      const { head, rest } = ask.answerParts(parsed.query, requestId);
+      headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
+      res.writeHead(200, headers);
+      // Corked, the head (a string Node joins to the response head) and the shared bytes of the
+      // answer leave in one writev, with no per-request copy of the answer.
       res.cork();
       res.write(head);
-      res.write(content);
-      res.end(close);
+      res.end(rest);
       if (logger.isLevelEnabled('info'))
         logger.info(
           {

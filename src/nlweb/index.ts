@@ -3,7 +3,7 @@
  * index, and the Server-Sent Events writer the route streams with.
  */
 export { createAskService, DEFAULT_ANSWER_CACHE_SIZE, DEFAULT_STREAMING } from './service.js';
-export type { AskService, AskServiceOptions, StreamingOptions } from './service.js';
+export type { AnswerParts, AskService, AskServiceOptions, StreamingOptions } from './service.js';
 export {
   acceptPrefersEventStream,
   normaliseQuery,

@@ -55,25 +55,34 @@ export interface AskService {
    */
   answerBody(query: AskQuery, requestId: string): Buffer;
   /**
-   * `answerBody` in three pieces (the per-request head, the cached content bytes, the closing
-   * brace), for a writer that can send them without copying the cached part.
+   * `answerBody` in two pieces, for a writer that sends them without copying the cached part: the
+   * per-request head (`{"_meta":…,"content":`) as a string, then the cached rest as bytes.
    */
-  answerChunks(query: AskQuery, requestId: string): [Buffer, Buffer, Buffer];
+  answerParts(query: AskQuery, requestId: string): AnswerParts;
   /** Answers currently held by the cache (for monitoring and tests). */
   readonly cachedAnswerCount: number;
   /** Whether the answer to this query is in the cache now. */
   isCached(query: AskQuery): boolean;
 }
 
+/** An answer's JSON as `head + rest`: `head` holds the request's ids, `rest` is shared. */
+export interface AnswerParts {
+  head: string;
+  rest: Buffer;
+}
+
 /** The part of an answer that depends only on the site and the query (not on ids). */
 interface CachedAnswer {
   responseType: 'Answer' | 'Elicitation';
   content: NlWebContentItem[];
-  /** `JSON.stringify(content)` as UTF-8. */
-  contentBytes: Buffer;
+  /** `JSON.stringify(content)` and the answer's closing brace, as UTF-8. */
+  rest: Buffer;
 }
 
-const CLOSE_ANSWER = Buffer.from('}');
+const cachedAnswer = (
+  responseType: CachedAnswer['responseType'],
+  content: NlWebContentItem[],
+): CachedAnswer => ({ responseType, content, rest: Buffer.from(`${JSON.stringify(content)}}`) });
 
 interface Entry {
   page: Page;
@@ -141,16 +150,14 @@ export function createAskService(
 
   const compute = (text: string, maxResults: number): CachedAnswer => {
     if (analyzeQuery(text).length === 0) {
-      const content: NlWebContentItem[] = [{ type: 'text', text: elicitationText(text, siteName) }];
-      return { responseType: 'Elicitation', content, contentBytes: Buffer.from(JSON.stringify(content)) };
+      return cachedAnswer('Elicitation', [{ type: 'text', text: elicitationText(text, siteName) }]);
     }
     const hits = rankPassages(index, entries, text, maxResults, documents.length);
     const resources = hits.map(toResource);
-    const content: NlWebContentItem[] = [
+    return cachedAnswer('Answer', [
       { type: 'text', text: summaryText(text, siteName, resources) },
       ...resources,
-    ];
-    return { responseType: 'Answer', content, contentBytes: Buffer.from(JSON.stringify(content)) };
+    ]);
   };
 
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
@@ -182,10 +189,10 @@ export function createAskService(
     request_id: requestId,
   });
 
-  const answerChunks = (query: AskQuery, requestId: string): [Buffer, Buffer, Buffer] => {
+  const answerParts = (query: AskQuery, requestId: string): AnswerParts => {
     const cached = lookup(query);
     const head = `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":`;
-    return [Buffer.from(head), cached.contentBytes, CLOSE_ANSWER];
+    return { head, rest: cached.rest };
   };
 
   return {
@@ -203,8 +210,11 @@ export function createAskService(
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
-    answerChunks,
-    answerBody: (query, requestId) => Buffer.concat(answerChunks(query, requestId)),
+    answerParts,
+    answerBody: (query, requestId) => {
+      const { head, rest } = answerParts(query, requestId);
+      return Buffer.concat([Buffer.from(head), rest]);
+    },
   };
 }
 

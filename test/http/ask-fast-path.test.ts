@@ -29,6 +29,11 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'a plain question', path: '/ask?query=informed%20consent%20form%20draft', fastPath: true },
+  {
+    name: 'the same question again (its parse is remembered by URL)',
+    path: '/ask?query=informed%20consent%20form%20draft',
+    fastPath: true,
+  },
   { name: 'plus-encoded spaces', path: '/ask?query=schedule+of+activities&max_results=3', fastPath: true },
   {
     name: 'conversation id and ignored NLWeb params',
@@ -39,6 +44,11 @@ const CASES: Case[] = [
     name: 'explicit streaming=false over an SSE Accept',
     path: '/ask?query=ICH%20M11&streaming=false',
     accept: 'text/event-stream',
+    fastPath: true,
+  },
+  {
+    name: 'non-ASCII conversation id (the per-request head is counted in bytes)',
+    path: `/ask?query=sso&conversation_id=${encodeURIComponent('gespräch “7”')}`,
     fastPath: true,
   },
   { name: 'JSON Accept', path: '/ask?query=pricing', accept: 'application/json', fastPath: true },

@@ -309,12 +309,15 @@ describe('the answer cache', () => {
 });
 
 describe('answer bytes', () => {
-  it('gives the same bytes whole and in chunks', () => {
+  it('gives the same bytes whole and in parts', () => {
     for (const text of ['encryption', 'the', 'pricing plans']) {
-      const q = query(text, { conversationId: 'c' });
-      const chunks = ask.answerChunks(q, REQUEST_ID);
-      expect(Buffer.concat(chunks)).toEqual(ask.answerBody(q, REQUEST_ID));
-      expect(JSON.parse(Buffer.concat(chunks).toString('utf8'))).toEqual(ask.answer(q, REQUEST_ID));
+      for (const conversationId of [null, 'c', 'gespräch “7”']) {
+        const q = query(text, { conversationId });
+        const { head, rest } = ask.answerParts(q, REQUEST_ID);
+        const whole = Buffer.concat([Buffer.from(head), rest]);
+        expect(whole).toEqual(ask.answerBody(q, REQUEST_ID));
+        expect(JSON.parse(whole.toString('utf8'))).toEqual(ask.answer(q, REQUEST_ID));
+      }
     }
   });
 });
