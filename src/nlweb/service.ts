@@ -10,7 +10,9 @@ import {
   analyzeQuery,
   buildIndex,
   makeSnippet,
+  prepareSnippetText,
   search,
+  type PreparedText,
   type SearchDocument,
   type SearchIndex,
   type SearchResult,
@@ -87,7 +89,15 @@ const cachedAnswer = (
 interface Entry {
   page: Page;
   passage: Passage;
+  /** Absolute URL of the passage (page URL + anchor). */
+  url: string;
 }
+
+/**
+ * Passages whose snippet analysis is kept (least recently used dropped first): analysing a
+ * passage's text was most of the cost of a new answer. A few MB at most.
+ */
+export const PREPARED_PASSAGE_CACHE_SIZE = 4000;
 
 /**
  * Builds the ask service: one search index over every passage of the site (title = page title,
@@ -107,30 +117,41 @@ export function createAskService(
   const base = new URL(publicBaseUrl);
   const siteHost = base.host;
   const siteName = site.info.name || siteHost;
-  const entries = new Map<string, Entry>();
-  const documents: SearchDocument[] = [];
-  for (const page of site.pages) {
-    for (const passage of page.passages) {
-      entries.set(passage.key, { page, passage });
-      documents.push(passageDocument(page, passage));
-    }
-  }
-  const index = buildIndex(documents);
-
   const pageLink = (page: Page, anchor: string | null): string => {
     const url = new URL(base.pathname.replace(/\/$/, '') + page.url, base);
     if (anchor) url.hash = anchor;
     return url.href;
   };
 
+  const entries = new Map<string, Entry>();
+  const documents: SearchDocument[] = [];
+  for (const page of site.pages) {
+    for (const passage of page.passages) {
+      entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
+      documents.push(passageDocument(page, passage));
+    }
+  }
+  const index = buildIndex(documents);
+
+  const prepared = new Map<string, PreparedText>();
+  /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
+  const snippetSource = ({ page, passage }: Entry): PreparedText => {
+    let text = prepared.get(passage.key);
+    if (text) {
+      prepared.delete(passage.key);
+    } else {
+      text = prepareSnippetText(passage.text.trim() !== '' ? passage.text : page.description);
+      if (prepared.size >= PREPARED_PASSAGE_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
+    }
+    prepared.set(passage.key, text);
+    return text;
+  };
+
   const toResource = (hit: SearchResult): NlWebContentItem => {
-    const { page, passage } = entries.get(hit.key)!;
+    const entry = entries.get(hit.key)!;
+    const { page, passage, url } = entry;
     const heading = headingsBelowTitle(page, passage).at(-1);
-    const url = pageLink(page, passage.anchor);
-    const snippet =
-      passage.text.trim() !== ''
-        ? makeSnippet(passage.text, hit.matchedTerms, { maxLength: SNIPPET_LENGTH })
-        : makeSnippet(page.description, hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
+    const snippet = makeSnippet(snippetSource(entry), hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
     const data: AskResult = {
       '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
       url,

@@ -29,6 +29,6 @@ export type {
 } from './options.js';
 export { search } from './search.js';
 export type { SearchOptions, SearchResult } from './search.js';
-export { makeSnippet } from './snippet.js';
-export type { Highlight, Snippet, SnippetOptions } from './snippet.js';
+export { makeSnippet, prepareSnippetText } from './snippet.js';
+export type { Highlight, PreparedText, Snippet, SnippetOptions } from './snippet.js';
 export { stemEnglish } from './stemmer.js';

@@ -28,6 +28,34 @@ export interface Snippet {
   matchedWords: string[];
 }
 
+/**
+ * A text analysed once for snippets: its collapsed form and every term with its range there. A
+ * caller that makes many snippets of the same text (a search service quoting its passages) keeps
+ * these instead of analysing the text for every answer.
+ */
+export interface PreparedText {
+  readonly clean: string;
+  readonly terms: readonly string[];
+  /** UTF-16 offsets into `clean` of each term's word, end exclusive. */
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+export function prepareSnippetText(text: string): PreparedText {
+  const clean = collapse(text);
+  const tokens = analyzeTokens(clean);
+  const terms = new Array<string>(tokens.length);
+  const starts = new Uint32Array(tokens.length);
+  const ends = new Uint32Array(tokens.length);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    terms[i] = t.term;
+    starts[i] = t.start;
+    ends[i] = t.end;
+  }
+  return { clean, terms, starts, ends };
+}
+
 const ELLIPSIS = '…';
 const WS_RE = /\s+/g;
 
@@ -54,28 +82,33 @@ interface Hit {
  * The window (at most maxLength characters) is the one covering the most distinct query terms,
  * then the most matched words, then the tightest, then the earliest. It is widened to word boundaries inside the
  * length budget and centred on its matches; "…" marks a cut at either end. With no match the
- * snippet is the start of the text.
+ * snippet is the start of the text. `text` may be given prepared (`prepareSnippetText`): the
+ * snippet is the same.
  */
 export function makeSnippet(
-  text: string,
+  text: string | PreparedText,
   query: string | readonly string[],
   options: SnippetOptions = {},
 ): Snippet {
   const maxLength = Math.max(40, Math.floor(options.maxLength ?? 240));
-  const clean = collapse(text);
+  const prepared = typeof text === 'string' ? prepareSnippetText(text) : text;
+  const { clean, terms, starts, ends } = prepared;
   const wanted = termSet(query, options.keepQuestionWords ?? false);
 
   const hits: Hit[] = [];
   if (wanted.size > 0) {
-    for (const t of analyzeTokens(clean)) {
-      if (!wanted.has(t.term)) continue;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      if (!wanted.has(term)) continue;
+      const start = starts[i]!;
+      const end = ends[i]!;
       const prev = hits[hits.length - 1];
       // A compound's joined form spans its parts: keep one highlight per surface range.
-      if (prev && t.start < prev.end) {
-        if (t.end > prev.end) prev.end = t.end;
+      if (prev && start < prev.end) {
+        if (end > prev.end) prev.end = end;
         continue;
       }
-      hits.push({ start: t.start, end: t.end, term: t.term });
+      hits.push({ start, end, term });
     }
   }
 

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { analyze, makeSnippet } from '../../src/search/index.js';
+import { analyze, makeSnippet, prepareSnippetText } from '../../src/search/index.js';
 
 const LONG =
   'Our platform is hosted in several regions. Customers choose where their workspace lives when it ' +
@@ -97,5 +98,33 @@ describe('makeSnippet', () => {
     const s = makeSnippet('x'.repeat(500), 'data', { maxLength: 50 });
     expect(s.text.length).toBeLessThanOrEqual(50);
     expect(s.text.endsWith('…')).toBe(true);
+  });
+
+  it('reuses one prepared text for any number of queries, unchanged', () => {
+    const words = LONG.split(' ');
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...words, 'e-mail', 'U.S.A.', 'Straße', ' \n\t '), { maxLength: 80 }),
+        fc.array(
+          fc.tuple(
+            fc.array(fc.constantFrom(...words, 'email', 'usa', 'strasse'), { minLength: 1, maxLength: 4 }),
+            fc.integer({ min: 40, max: 300 }),
+          ),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (textWords, queries) => {
+          const text = textWords.join(' ');
+          const prepared = prepareSnippetText(text);
+          for (const [queryWords, maxLength] of queries) {
+            const query = queryWords.join(' ');
+            expect(makeSnippet(prepared, query, { maxLength })).toEqual(
+              makeSnippet(text, query, { maxLength }),
+            );
+          }
+          expect(prepared).toEqual(prepareSnippetText(text));
+        },
+      ),
+      { seed: 20261121, numRuns: 200 },
+    );
   });
 });
