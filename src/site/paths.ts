@@ -25,20 +25,48 @@ export function compareByOrder(a: Page, b: Page): number {
 }
 
 /**
+ * What the site's layout asks of every page, worked out once per loaded site: a site is not
+ * changed after loading, and asking the page list each time made rendering a large site quadratic.
+ */
+interface SiteOutline {
+  /** Folder (`/solutions/`) → the pages directly in it and its subfolder indexes, in listing order. */
+  childrenByFolder: Map<string, Page[]>;
+  navigation: Page[];
+  demoPath: string;
+}
+
+const outlines = new WeakMap<Site, SiteOutline>();
+
+function outlineOf(site: Site): SiteOutline {
+  let outline = outlines.get(site);
+  if (outline) return outline;
+  const childrenByFolder = new Map<string, Page[]>();
+  for (const page of site.pages) {
+    // /a/b and /a/b/ are both children of /a/.
+    const trimmed = page.url.endsWith('/') ? page.url.slice(0, -1) : page.url;
+    if (trimmed === '') continue;
+    const folder = trimmed.slice(0, trimmed.lastIndexOf('/') + 1);
+    let children = childrenByFolder.get(folder);
+    if (!children) childrenByFolder.set(folder, (children = []));
+    children.push(page);
+  }
+  for (const children of childrenByFolder.values()) children.sort(compareByOrder);
+  const navigation = site.pages
+    .filter((page) => page.nav !== null && page.form !== 'demo')
+    .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
+  const demoPath = site.pages.find((page) => page.form === 'demo')?.url ?? DEFAULT_DEMO_PATH;
+  outline = { childrenByFolder, navigation, demoPath };
+  outlines.set(site, outline);
+  return outline;
+}
+
+/**
  * The pages directly below a page: for `/solutions/` the pages `/solutions/x` and the subfolder
  * indexes `/solutions/x/`; for a page `/solutions/cros` the pages in its folder `/solutions/cros/`.
  */
 export function childrenOf(site: Site, page: Pick<Page, 'url'>): Page[] {
   const folder = page.url.endsWith('/') ? page.url : `${page.url}/`;
-  return site.pages
-    .filter((candidate) => {
-      if (candidate.url === page.url || !candidate.url.startsWith(folder)) return false;
-      const rest = candidate.url.slice(folder.length);
-      if (rest === '') return false;
-      const slash = rest.indexOf('/');
-      return slash === -1 || slash === rest.length - 1;
-    })
-    .sort(compareByOrder);
+  return [...(outlineOf(site).childrenByFolder.get(folder) ?? [])];
 }
 
 export interface Crumb {
@@ -85,14 +113,12 @@ export function shortTitleOf(page: Page): string {
  * left out: the header's "Request a demo" button already leads there.
  */
 export function navigationOf(site: Site): Page[] {
-  return site.pages
-    .filter((page) => page.nav !== null && page.form !== 'demo')
-    .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
+  return [...outlineOf(site).navigation];
 }
 
 /** The page holding the demo request form (front matter `form: demo`), or the built-in `/demo`. */
 export function demoPathOf(site: Site): string {
-  return site.pages.find((page) => page.form === 'demo')?.url ?? DEFAULT_DEMO_PATH;
+  return outlineOf(site).demoPath;
 }
 
 export const DEFAULT_DEMO_PATH = '/demo';

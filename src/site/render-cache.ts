@@ -12,12 +12,13 @@ export interface Representation {
 
 export interface RenderedPage {
   /** null for the built-in demo page. */
-  page: Page | null;
-  path: string;
-  html: Representation;
-  /** The Markdown twin; null for the built-in demo page. */
-  markdown: Representation | null;
-  markdownPath: string | null;
+  readonly page: Page | null;
+  readonly path: string;
+  /** Rendered on first use, then kept. */
+  readonly html: Representation;
+  /** The Markdown twin (rendered on first use); null for the built-in demo page. */
+  readonly markdown: Representation | null;
+  readonly markdownPath: string | null;
 }
 
 export interface RenderedSite {
@@ -37,32 +38,49 @@ export function representation(text: string, contentType: string): Representatio
   return { body, contentType, etag };
 }
 
-/** Renders every page and its Markdown twin. */
+/**
+ * A page whose HTML and Markdown are rendered the first time they are asked for and then kept:
+ * start-up stays short on a site of thousands of pages, and each page is still rendered once.
+ */
+class LazyPage implements RenderedPage {
+  #html: Representation | undefined;
+  #markdown: Representation | null | undefined;
+
+  constructor(
+    private readonly view: SiteView,
+    readonly page: Page | null,
+    readonly path: string,
+    readonly markdownPath: string | null,
+  ) {}
+
+  get html(): Representation {
+    this.#html ??= representation(
+      this.page ? renderContentPage(this.view, this.page) : renderBuiltInDemoPage(this.view),
+      HTML_TYPE,
+    );
+    return this.#html;
+  }
+
+  get markdown(): Representation | null {
+    if (this.#markdown === undefined)
+      this.#markdown = this.page ? representation(markdownOf(this.page), MARKDOWN_TYPE) : null;
+    return this.#markdown;
+  }
+}
+
+/** Every page and its Markdown twin, by path; each is rendered on its first request. */
 export function renderSite(site: Site, publicBaseUrl: string): RenderedSite {
   const view: SiteView = { site, publicBaseUrl };
   const byPath = new Map<string, RenderedPage>();
   const byMarkdownPath = new Map<string, RenderedPage>();
   for (const page of site.pages) {
     const markdownPath = markdownPathOf(page.url);
-    const rendered: RenderedPage = {
-      page,
-      path: page.url,
-      html: representation(renderContentPage(view, page), HTML_TYPE),
-      markdown: representation(markdownOf(page), MARKDOWN_TYPE),
-      markdownPath,
-    };
+    const rendered = new LazyPage(view, page, page.url, markdownPath);
     byPath.set(page.url, rendered);
     // A real page at the twin's path keeps its own URL.
     if (!site.byUrl.has(markdownPath)) byMarkdownPath.set(markdownPath, rendered);
   }
-  if (demoPathOf(site) === DEFAULT_DEMO_PATH && !byPath.has(DEFAULT_DEMO_PATH)) {
-    byPath.set(DEFAULT_DEMO_PATH, {
-      page: null,
-      path: DEFAULT_DEMO_PATH,
-      html: representation(renderBuiltInDemoPage(view), HTML_TYPE),
-      markdown: null,
-      markdownPath: null,
-    });
-  }
+  if (demoPathOf(site) === DEFAULT_DEMO_PATH && !byPath.has(DEFAULT_DEMO_PATH))
+    byPath.set(DEFAULT_DEMO_PATH, new LazyPage(view, null, DEFAULT_DEMO_PATH, null));
   return { publicBaseUrl, byPath, byMarkdownPath };
 }

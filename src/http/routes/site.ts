@@ -111,7 +111,7 @@ function metaOf(request: FastifyRequest): SubmissionMeta {
 export async function registerSiteRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const { site } = context;
   const homeCatalogLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
-  // Every page is rendered once, at start-up; requests are answered from these bytes.
+  // Every page is rendered once, on its first request; later requests are answered from those bytes.
   const rendered = renderSite(site, context.config.publicBaseUrl);
   const view = (): SiteView => ({ site, publicBaseUrl: context.config.publicBaseUrl });
 
@@ -264,8 +264,9 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
       // RFC 9727 §3: the home page points at the API catalog.
       if (path === '/') linkValues.push(homeCatalogLink);
       const links: Record<string, string> = linkValues.length > 0 ? { link: linkValues.join(', ') } : {};
-      const representation =
-        page.markdown && prefersMarkdown(request.headers.accept) ? page.markdown : page.html;
+      // Only the representation sent is rendered (the Markdown twin exists for content pages).
+      const markdown = page.page !== null && prefersMarkdown(request.headers.accept) ? page.markdown : null;
+      const representation = markdown ?? page.html;
       return sendRepresentation(request, reply, representation, links);
     }
 
