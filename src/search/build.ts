@@ -61,6 +61,8 @@ export interface Scratch {
   touched: Uint32Array;
   /** Per term: its index in the current query, or −1. */
   queryMark: Int32Array;
+  /** Per document: bit i set when it has the current query's i-th term (i < 32). */
+  present: Uint32Array;
   /** Per term: feedback weight (allocated on first use). */
   fbAcc: Float64Array | null;
   fbTouched: Uint32Array | null;
@@ -236,8 +238,10 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     fwd: fwdArr,
     scratch: {
       acc: new Float64Array(n),
-      touched: new Uint32Array(n),
+      // One spare slot: accumulate's branch-free append writes before it knows whether to count.
+      touched: new Uint32Array(n + 1),
       queryMark: new Int32Array(termCount).fill(-1),
+      present: new Uint32Array(n),
       fbAcc: null,
       fbTouched: null,
       heap: new Uint32Array(64),
@@ -311,6 +315,7 @@ export function indexStats(index: SearchIndex): IndexStats {
     c.scratch.acc,
     c.scratch.touched,
     c.scratch.queryMark,
+    c.scratch.present,
     index.postWeight,
   ];
   let bytes = 0;

@@ -60,7 +60,38 @@ function accumulate(index: SearchIndex, t: WeightedTerm, touchedCount: number): 
     if (w === 0) continue;
     const d = postDoc[p] as number;
     const prev = acc[d] as number;
-    if (prev === 0) touched[touchedCount++] = d;
+    // Branch-free: whether d is new is unpredictable, and a mispredicted branch per new document
+    // cost more than this store.
+    touched[touchedCount] = d;
+    touchedCount += +(prev === 0);
+    acc[d] = prev + scale * w;
+  }
+  return touchedCount;
+}
+
+/**
+ * `accumulate` for the query's own i-th term, also setting bit i of scratch.present[d] (for
+ * i < 32) in every document that has the term, so that proximity can skip documents with fewer
+ * than two query terms without reading them.
+ */
+function accumulateQueryTerm(index: SearchIndex, t: WeightedTerm, i: number, touchedCount: number): number {
+  if (i >= 32) return accumulate(index, t, touchedCount);
+  const c = index.core;
+  const { acc, touched, present } = c.scratch;
+  const postDoc = c.postDoc;
+  const postWeight = index.postWeight;
+  const scale = t.weight * t.idf;
+  const bit = 1 << i;
+  const end = c.postStart[t.id + 1] as number;
+  for (let p = c.postStart[t.id] as number; p < end; p++) {
+    const d = postDoc[p] as number;
+    // Set even for a zero weight: a bit too many only costs a proximity scan, one too few would skip one.
+    present[d] = (present[d] as number) | bit;
+    const w = postWeight[p] as number;
+    if (w === 0) continue;
+    const prev = acc[d] as number;
+    touched[touchedCount] = d;
+    touchedCount += +(prev === 0);
     acc[d] = prev + scale * w;
   }
   return touchedCount;
@@ -108,29 +139,34 @@ function topK(scratch: Scratch, values: Float64Array, ids: Uint32Array, count: n
   if (scratch.heap.length < size) scratch.heap = new Uint32Array(Math.max(size, 2 * scratch.heap.length));
   const heap = scratch.heap;
   let n = 0;
-  for (let i = 0; i < count; i++) {
+  let i = 0;
+  // Fill the heap with the first `size` ids, sifting each up past stronger parents.
+  for (; i < count && n < size; i++) {
     const id = ids[i] as number;
     const v = values[id] as number;
-    if (n < size) {
-      // Sift up: move parents stronger than the new id down.
-      let j = n++;
-      while (j > 0) {
-        const parent = (j - 1) >> 1;
-        const p = heap[parent] as number;
-        const pv = values[p] as number;
-        if (pv > v || (pv === v && p < id)) {
-          heap[j] = p;
-          j = parent;
-        } else break;
-      }
-      heap[j] = id;
-      continue;
+    let j = n++;
+    while (j > 0) {
+      const parent = (j - 1) >> 1;
+      const p = heap[parent] as number;
+      const pv = values[p] as number;
+      if (pv > v || (pv === v && p < id)) {
+        heap[j] = p;
+        j = parent;
+      } else break;
     }
-    const root = heap[0] as number;
-    const rv = values[root] as number;
-    if (v < rv || (v === rv && id > root)) continue;
-    // Replace the root and sift down.
+    heap[j] = id;
+  }
+  // Then each further id replaces the root (the weakest kept) when it beats it. The root and its
+  // value stay in locals: most ids are rejected by this one comparison.
+  let root = heap[0] as number;
+  let rootValue = values[root] as number;
+  for (; i < count; i++) {
+    const id = ids[i] as number;
+    const v = values[id] as number;
+    if (v < rootValue || (v === rootValue && id > root)) continue;
     siftDown(heap, values, n, id);
+    root = heap[0] as number;
+    rootValue = values[root] as number;
   }
   // Pop the weakest repeatedly, filling the output from the back: best first.
   const out = new Array<number>(n);
@@ -171,7 +207,8 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
   const s = c.scratch;
   if (!s.fbAcc || s.fbAcc.length !== c.termCount) {
     s.fbAcc = new Float64Array(c.termCount);
-    s.fbTouched = new Uint32Array(c.termCount);
+    // One spare slot: the branch-free append writes before it knows whether to count.
+    s.fbTouched = new Uint32Array(c.termCount + 1);
   }
   const fbAcc = s.fbAcc;
   const fbTouched = s.fbTouched as Uint32Array;
@@ -197,8 +234,10 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
     for (let i = c.fwdStart[d * NF] as number; i < to; i++) {
       const v = fwd[i] as number;
       if (v < 0) continue; // the joined form of a compound
-      if (fbAcc[v] === 0) fbTouched[nTouched++] = v;
-      fbAcc[v] = (fbAcc[v] as number) + w;
+      const prev = fbAcc[v] as number;
+      fbTouched[nTouched] = v; // branch-free, as in accumulate
+      nTouched += +(prev === 0);
+      fbAcc[v] = prev + w;
     }
   }
   // Candidates: original terms always; new terms if expandable (not a number, not one letter, in
@@ -377,7 +416,7 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
   // Mark the query terms (their index in the query) for feedback and proximity.
   terms.forEach((t, i) => (s.queryMark[t.id] = i));
   try {
-    for (const t of terms) touched = accumulate(index, t, touched);
+    terms.forEach((t, i) => (touched = accumulateQueryTerm(index, t, i, touched)));
 
     if (r.feedback.enabled && r.feedback.docs > 0 && r.feedback.terms > 0) {
       const fbDocs = topK(s, s.acc, s.touched, touched, r.feedback.docs);
@@ -392,7 +431,10 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
     for (let i = 0; i < best.length; i++) {
       const d = best[i] as number;
       let score = s.acc[d] as number;
-      if (ctx && i < depth) score += r.proximity.weight * proximityBonus(index, d, terms, ctx);
+      const bits = s.present[d] as number;
+      // Fewer than two query terms in d: no pair, no bonus.
+      if (ctx && i < depth && (bits & (bits - 1)) !== 0)
+        score += r.proximity.weight * proximityBonus(index, d, terms, ctx);
       scores[i] = roundScore(score);
     }
     // Document numbers follow key order, so comparing them is the key tie-break.
@@ -411,7 +453,11 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
       };
     });
   } finally {
-    for (let i = 0; i < touched; i++) s.acc[s.touched[i] as number] = 0;
+    for (let i = 0; i < touched; i++) {
+      const d = s.touched[i] as number;
+      s.acc[d] = 0;
+      s.present[d] = 0;
+    }
     for (const t of terms) s.queryMark[t.id] = -1;
   }
 }
