@@ -36,9 +36,18 @@ import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
 import { runHttpBench } from './http.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality } from './quality.js';
-import { f4, fms, qualityTable, speedTable, table, targetRows, targetTable } from './report.js';
+import {
+  f4,
+  fms,
+  headToHeadLine,
+  qualityTable,
+  speedTable,
+  table,
+  targetRows,
+  targetTable,
+} from './report.js';
 import type { SpeedRow } from './speed.js';
-import { measureEngine, warmAnalyzer } from './speed.js';
+import { headToHead, measureEngine, warmAnalyzer } from './speed.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
 import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
@@ -188,6 +197,15 @@ async function main(): Promise<void> {
   );
   out.cranfieldSpeed = cranSpeed;
   console.log(speedTable(cranSpeed));
+  const cranVsMini = headToHead(
+    frontdoorEngine('Frontdoor (defaults)'),
+    miniSearchEngine(),
+    cdocs,
+    cqueries,
+    9,
+  );
+  out.cranfieldHeadToHead = cranVsMini;
+  console.log(headToHeadLine(cranVsMini));
 
   // ---- Part 3: the docs corpus as one site, through the real content loader.
   const corpus = await loadDocsCorpus(corpusDir);
@@ -243,6 +261,9 @@ async function main(): Promise<void> {
   if (process.env.FRONTDOOR_BENCH_LUNR_DOCS === '0')
     console.log('(Lunr skipped: FRONTDOOR_BENCH_LUNR_DOCS=0.)');
   console.log('"ask service": createAskService (build = documents + index) and the full answer per query.');
+  const docsVsMini = headToHead(frontdoorEngine('Frontdoor (defaults)'), miniSearchEngine(), docs, dq, 3);
+  out.docsHeadToHead = docsVsMini;
+  console.log(headToHeadLine(docsVsMini));
 
   // Known-item check: a tldr page's one-line description should find that page.
   const index = buildIndex(docs);
@@ -463,6 +484,8 @@ async function main(): Promise<void> {
     quality: quality.engines,
     cranfieldSpeed: cranSpeed,
     docsSpeed: docSpeed,
+    cranfieldHeadToHead: cranVsMini,
+    docsHeadToHead: docsVsMini,
     askInProcess,
     pipeline,
     server,
