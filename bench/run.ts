@@ -393,7 +393,7 @@ async function main(): Promise<void> {
     console.log(
       `frontdoor serve (${server.runner}: ${server.runnerReason}) with CONTENT_DIR=${path.relative(repoRoot, corpusDir)}, ` +
         `PORT=0, LOG_LEVEL=info: logged startupMs ${server.startupMs} (${server.pages} pages; loadSite, ask index, ` +
-        `submissions, routes incl. every page's HTML), ${fms(server.spawnToListeningMs)} ms from spawn to that line`,
+        `discovery, submissions, routes; pages render on first request), ${fms(server.spawnToListeningMs)} ms from spawn to that line`,
     );
   } catch (error) {
     server = asError(error);

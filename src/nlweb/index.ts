@@ -2,7 +2,12 @@
  * The NLWeb /ask room: request parsing, the deterministic answer built from the site's search
  * index, and the Server-Sent Events writer the route streams with.
  */
-export { createAskService, DEFAULT_ANSWER_CACHE_SIZE, DEFAULT_STREAMING } from './service.js';
+export {
+  createAskService,
+  DEFAULT_ANSWER_CACHE_SIZE,
+  DEFAULT_STREAMING,
+  PREPARED_PASSAGE_CACHE_SIZE,
+} from './service.js';
 export type { AnswerParts, AskService, AskServiceOptions, StreamingOptions } from './service.js';
 export {
   acceptPrefersEventStream,
