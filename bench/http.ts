@@ -55,7 +55,7 @@ export interface LoadSeries {
 }
 
 export interface RatioSeries extends LoadSeries {
-  /** Median over the rounds of (this rps ÷ hello-world rps of the same round). */
+  /** Median over the rounds of (this rps ÷ the geometric mean of the hello worlds just before and after it). */
   ratio: number;
   ratioMin: number;
   ratioMax: number;
@@ -68,7 +68,7 @@ export interface HttpBenchResult {
   /** Servers and load generator pinned to separate cores (taskset). */
   pinnedToSeparateCores: boolean;
   server: { runner: ServerEntry['runner']; reason: string; site: string };
-  /** Each load runs this long in every round; the rounds interleave the loads. */
+  /** Each load (and the hello world before it) runs this long in every round. */
   secondsPerLoad: number;
   rounds: number;
   connections: number;
@@ -345,13 +345,14 @@ function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueri
 }
 
 /**
- * Both servers run side by side (pinned to core 0; the idle one costs nothing) and the loads
- * interleave round by round — hello world, /healthz, popular /ask, distinct /ask — so a change
- * in what else the shared machine runs hits all of them alike; each ratio is taken within a round.
+ * The servers run side by side (pinned to core 0; an idle one costs nothing). In every round each
+ * load — the answer bytes, /healthz, popular /ask, distinct /ask — runs between two hello worlds,
+ * and its ratio is taken against their geometric mean: the shared machine's speed drifts over
+ * seconds, so only neighbouring loads see the same machine. The summary is the median over rounds.
  */
 export async function runHttpBench(
-  secondsPerLoad = 3,
-  rounds = 3,
+  secondsPerLoad = 2,
+  rounds = 5,
   connections = 32,
 ): Promise<HttpBenchResult> {
   const { site } = await loadSite(BUNDLED_CONTENT_DIR);
@@ -403,7 +404,16 @@ export async function runHttpBench(
   };
   const askBase = `http://127.0.0.1:${askPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
-  const helloRuns: LoadRun[] = [];
+  /** Every hello-world run in order; a hello world runs before each load and once at the end. */
+  const hellos: LoadRun[] = [];
+  /** Per load, the index in `hellos` of the run just before each of its runs. */
+  const helloBefore = {
+    answerString: [] as number[],
+    answerBuffer: [] as number[],
+    healthz: [] as number[],
+    popular: [] as number[],
+    distinct: [] as number[],
+  };
   const answerStringRuns: LoadRun[] = [];
   const answerBufferRuns: LoadRun[] = [];
   const healthRuns: LoadRun[] = [];
@@ -442,22 +452,41 @@ export async function runHttpBench(
     await measure('/healthz warm-up', askBase, ['/healthz'], 1);
     await measure('/ask popular warm-up', askBase, popularPaths, 1);
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
+    // Every load right after its own hello world: the machine's speed drifts over seconds, and a
+    // ratio should compare two loads that saw the same machine.
+    const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
+      helloBefore[name].push(hellos.length);
+      hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
+      runs.push(await measure(name, base, paths, secondsPerLoad));
+    };
     for (let r = 0; r < rounds; r++) {
-      helloRuns.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
-      answerStringRuns.push(await measure('answer as string', answerBase, ['/'], secondsPerLoad));
-      answerBufferRuns.push(await measure('answer as Buffer', answerBase, ['/buffer'], secondsPerLoad));
-      healthRuns.push(await measure('/healthz', askBase, ['/healthz'], secondsPerLoad));
-      popularRuns.push(await measure('/ask popular', askBase, popularPaths, secondsPerLoad));
+      await paired('answerString', answerStringRuns, answerBase, ['/']);
+      await paired('answerBuffer', answerBufferRuns, answerBase, ['/buffer']);
+      await paired('healthz', healthRuns, askBase, ['/healthz']);
+      await paired('popular', popularRuns, askBase, popularPaths);
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
-      distinctRuns.push(await measure('/ask distinct', askBase, slice, secondsPerLoad));
+      await paired('distinct', distinctRuns, askBase, slice);
     }
+    hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {
     for (const child of bareServers) await stopServer(child);
     await stopServer(askServer);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
-  const distinct = ratioSeries(distinctRuns, helloRuns, Math.min(measured.length, sliceSize * rounds));
+  // Each load against the hello worlds on both sides of it (geometric mean): a drift that is
+  // steady over the few seconds cancels out.
+  const reference = (name: keyof typeof helloBefore): LoadRun[] =>
+    helloBefore[name].map((i) => {
+      const before = hellos[i] as LoadRun;
+      const after = hellos[i + 1] as LoadRun;
+      return { ...before, rps: Math.sqrt(before.rps * after.rps) };
+    });
+  const distinct = ratioSeries(
+    distinctRuns,
+    reference('distinct'),
+    Math.min(measured.length, sliceSize * rounds),
+  );
   return {
     loadGenerator: WRK ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
@@ -466,11 +495,14 @@ export async function runHttpBench(
     rounds,
     connections,
     answerCacheSize: DEFAULT_ANSWER_CACHE_SIZE,
-    helloWorld: series(helloRuns),
-    answerString: ratioSeries(answerStringRuns, helloRuns, 1),
-    answerBuffer: ratioSeries(answerBufferRuns, helloRuns, 1),
-    healthz: ratioSeries(healthRuns, helloRuns, 1),
-    askPopular: { ...ratioSeries(popularRuns, helloRuns, POPULAR_QUERIES.length), queries: POPULAR_QUERIES },
+    helloWorld: series(hellos),
+    answerString: ratioSeries(answerStringRuns, reference('answerString'), 1),
+    answerBuffer: ratioSeries(answerBufferRuns, reference('answerBuffer'), 1),
+    healthz: ratioSeries(healthRuns, reference('healthz'), 1),
+    askPopular: {
+      ...ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length),
+      queries: POPULAR_QUERIES,
+    },
     askDistinct: {
       ...distinct,
       warmUpQueries: warmUp.length,

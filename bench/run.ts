@@ -14,8 +14,8 @@
  *
  * Environment: FRONTDOOR_SHARED_DATA (default ../shared/data), FRONTDOOR_BENCH_LUNR_DOCS=0 (skip
  * Lunr on the docs corpus, ~15 s), FRONTDOOR_BENCH_SCALE=0 (skip the scale run),
- * FRONTDOOR_BENCH_HTTP=0 (skip part 5), FRONTDOOR_BENCH_HTTP_SECONDS (per load and round, default 3),
- * FRONTDOOR_BENCH_HTTP_ROUNDS (default 3),
+ * FRONTDOOR_BENCH_HTTP=0 (skip part 5), FRONTDOOR_BENCH_HTTP_SECONDS (per load and round, default 2),
+ * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
  * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date).
  */
 
@@ -408,8 +408,8 @@ async function main(): Promise<void> {
   // ---- Part 5: HTTP.
   let http: HttpBenchResult | Error | null = null;
   if (process.env.FRONTDOOR_BENCH_HTTP !== '0') {
-    const secondsPerLoad = Number(process.env.FRONTDOOR_BENCH_HTTP_SECONDS ?? 3);
-    const rounds = Number(process.env.FRONTDOOR_BENCH_HTTP_ROUNDS ?? 3);
+    const secondsPerLoad = Number(process.env.FRONTDOOR_BENCH_HTTP_SECONDS ?? 2);
+    const rounds = Number(process.env.FRONTDOOR_BENCH_HTTP_ROUNDS ?? 5);
     console.log(
       `\n== 5. GET /ask over HTTP vs a node:http hello world: ${rounds} rounds of ${secondsPerLoad} s per load (${loadNote('http')})`,
     );

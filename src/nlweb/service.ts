@@ -184,7 +184,16 @@ export function createAskService(
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
   const cacheSize = options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE;
   const cache = new Map<string, CachedAnswer>();
-  const cacheKey = (query: AskQuery) => `${query.maxResults}\u0000${normaliseQuery(query.text)}`;
+  // A caller that asks with the same query object again (the fast path keeps parsed URLs) skips
+  // normalising its text again; the key is reused only while text and maxResults are unchanged.
+  const keys = new WeakMap<AskQuery, { text: string; maxResults: number; key: string }>();
+  const cacheKey = (query: AskQuery): string => {
+    const known = keys.get(query);
+    if (known && known.text === query.text && known.maxResults === query.maxResults) return known.key;
+    const key = `${query.maxResults}\u0000${normaliseQuery(query.text)}`;
+    keys.set(query, { text: query.text, maxResults: query.maxResults, key });
+    return key;
+  };
   const lookup = (query: AskQuery): CachedAnswer => {
     if (cacheSize === 0) return compute(normaliseQuery(query.text), query.maxResults);
     const key = cacheKey(query);
@@ -210,9 +219,15 @@ export function createAskService(
     request_id: requestId,
   });
 
+  // `JSON.stringify` of metaOf's object, written out: the members in the same order.
+  const headStart = (responseType: CachedAnswer['responseType']) =>
+    `{"_meta":{"response_type":"${responseType}","version":${JSON.stringify(NLWEB_VERSION)},`;
+  const HEAD_START = { Answer: headStart('Answer'), Elicitation: headStart('Elicitation') };
   const answerParts = (query: AskQuery, requestId: string): AnswerParts => {
     const cached = lookup(query);
-    const head = `{"_meta":${JSON.stringify(metaOf(query, cached.responseType, requestId))},"content":`;
+    const conversation =
+      query.conversationId !== null ? `"conversation_id":${JSON.stringify(query.conversationId)},` : '';
+    const head = `${HEAD_START[cached.responseType]}${conversation}"request_id":${JSON.stringify(requestId)}},"content":`;
     return { head, rest: cached.rest };
   };
 

@@ -284,6 +284,17 @@ describe('the answer cache', () => {
     }
   });
 
+  it('answers a query object changed after use by its new text and bound', () => {
+    const q = query('encryption');
+    const first = ask.answer(q, REQUEST_ID);
+    q.text = 'pricing';
+    expect(ask.answer(q, REQUEST_ID)).toEqual(ask.answer(query('pricing'), REQUEST_ID));
+    q.text = 'encryption';
+    expect(ask.answer(q, REQUEST_ID)).toEqual(first);
+    q.maxResults = 1;
+    expect(ask.answer(q, REQUEST_ID).content).toHaveLength(2); // the summary and one result
+  });
+
   it('keeps each request id apart and cannot be changed through an answer', () => {
     const first = ask.answer(query('encryption'), 'id-1');
     first.content.splice(0, first.content.length);
@@ -313,10 +324,12 @@ describe('answer bytes', () => {
     for (const text of ['encryption', 'the', 'pricing plans']) {
       for (const conversationId of [null, 'c', 'gespräch “7”']) {
         const q = query(text, { conversationId });
-        const { head, rest } = ask.answerParts(q, REQUEST_ID);
-        const whole = Buffer.concat([Buffer.from(head), rest]);
-        expect(whole).toEqual(ask.answerBody(q, REQUEST_ID));
-        expect(JSON.parse(whole.toString('utf8'))).toEqual(ask.answer(q, REQUEST_ID));
+        for (const requestId of [REQUEST_ID, 'id "quoted" \\ ü']) {
+          const { head, rest } = ask.answerParts(q, requestId);
+          const whole = Buffer.concat([Buffer.from(head), rest]);
+          expect(whole).toEqual(ask.answerBody(q, requestId));
+          expect(whole.toString('utf8')).toBe(JSON.stringify(ask.answer(q, requestId)));
+        }
       }
     }
   });
