@@ -359,7 +359,7 @@ export async function runHttpBench(
   const questions = distinctQuestions(site);
   // A disjoint tail warms the server up; each round then gets its own slice of the rest, so the
   // measured requests start with no answer of theirs in the cache and never repeat a question.
-  const warmUpCount = Math.min(5000, Math.floor(questions.length / 4));
+  const warmUpCount = Math.min(2000, Math.floor(questions.length / 4));
   const warmUp = questions.slice(questions.length - warmUpCount);
   const measured = questions.slice(0, questions.length - warmUpCount);
   const sliceSize = Math.floor(measured.length / rounds);
