@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import {
   acceptPrefersEventStream,
+  LruCache,
   parseAskQueryString,
   type AskService,
   type ParsedAsk,
@@ -45,13 +46,12 @@ export function createAskFastPath(
     'content-length': '',
   }).flat();
   const lengthSlot = headers.length - 1;
-  const parsedByUrl = new Map<string, ValidAsk>();
+  const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
   const parse = (url: string): ValidAsk | null => {
-    let parsed: ParsedAsk | undefined = parsedByUrl.get(url);
-    if (parsed) return parsed;
-    parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
+    const known = parsedByUrl.get(url);
+    if (known) return known;
+    const parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
     if (!parsed.ok) return null;
-    if (parsedByUrl.size >= PARSED_URL_MEMO_SIZE) parsedByUrl.delete(parsedByUrl.keys().next().value!);
     parsedByUrl.set(url, parsed);
     return parsed;
   };

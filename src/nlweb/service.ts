@@ -17,6 +17,7 @@ import {
   type SearchIndex,
   type SearchResult,
 } from '../search/index.js';
+import { LruCache } from './lru.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
 
@@ -133,19 +134,12 @@ export function createAskService(
   }
   const index = buildIndex(documents);
 
-  const prepared = new Map<string, PreparedText>();
+  const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
-  const snippetSource = ({ page, passage }: Entry): PreparedText => {
-    let text = prepared.get(passage.key);
-    if (text) {
-      prepared.delete(passage.key);
-    } else {
-      text = prepareSnippetText(passage.text.trim() !== '' ? passage.text : page.description);
-      if (prepared.size >= PREPARED_PASSAGE_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
-    }
-    prepared.set(passage.key, text);
-    return text;
-  };
+  const snippetSource = ({ page, passage }: Entry): PreparedText =>
+    prepared.getOrSet(passage.key, () =>
+      prepareSnippetText(passage.text.trim() !== '' ? passage.text : page.description),
+    );
 
   const toResource = (hit: SearchResult): NlWebContentItem => {
     const entry = entries.get(hit.key)!;
@@ -182,8 +176,7 @@ export function createAskService(
   };
 
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
-  const cacheSize = options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE;
-  const cache = new Map<string, CachedAnswer>();
+  const cache = new LruCache<string, CachedAnswer>(options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE);
   // A caller that asks with the same query object again (the fast path keeps parsed URLs) skips
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
   const keys = new WeakMap<AskQuery, { text: string; maxResults: number; key: string }>();
@@ -194,19 +187,10 @@ export function createAskService(
     keys.set(query, { text: query.text, maxResults: query.maxResults, key });
     return key;
   };
-  const lookup = (query: AskQuery): CachedAnswer => {
-    if (cacheSize === 0) return compute(normaliseQuery(query.text), query.maxResults);
-    const key = cacheKey(query);
-    let cached = cache.get(key);
-    if (cached) {
-      cache.delete(key); // re-insert: Map order is the recency order
-    } else {
-      cached = compute(normaliseQuery(query.text), query.maxResults);
-      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(key, cached);
-    return cached;
-  };
+  const lookup = (query: AskQuery): CachedAnswer =>
+    cache.capacity === 0
+      ? compute(normaliseQuery(query.text), query.maxResults)
+      : cache.getOrSet(cacheKey(query), () => compute(normaliseQuery(query.text), query.maxResults));
 
   const metaOf = (
     query: AskQuery,
