@@ -24,7 +24,10 @@ import { FIELD_NAMES, resolveRanking } from './options.js';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_MAX = 0xffff;
-/** Proximity considers at most this many distinct query terms (the first ones). */
+/**
+ * Proximity considers at most this many distinct query terms (the first ones). At most 32: each
+ * has a bit in scratch.present.
+ */
 export const MAX_PROXIMITY_TERMS = 32;
 const NUMBER_RE = /^[0-9.]+$/;
 
@@ -61,7 +64,7 @@ export interface Scratch {
   touched: Uint32Array;
   /** Per term: its index in the current query, or −1. */
   queryMark: Int32Array;
-  /** Per document: bit i set when it has the current query's i-th term (i < 32). */
+  /** Per document: bit i set when it has the current query's i-th term (i < MAX_PROXIMITY_TERMS). */
   present: Uint32Array;
   /** Per term: feedback weight (allocated on first use). */
   fbAcc: Float64Array | null;

@@ -71,11 +71,11 @@ function accumulate(index: SearchIndex, t: WeightedTerm, touchedCount: number): 
 
 /**
  * `accumulate` for the query's own i-th term, also setting bit i of scratch.present[d] (for
- * i < 32) in every document that has the term, so that proximity can skip documents with fewer
- * than two query terms without reading them.
+ * i < MAX_PROXIMITY_TERMS) in every document that has the term, so that proximity can skip
+ * documents with fewer than two query terms without reading them.
  */
 function accumulateQueryTerm(index: SearchIndex, t: WeightedTerm, i: number, touchedCount: number): number {
-  if (i >= 32) return accumulate(index, t, touchedCount);
+  if (i >= MAX_PROXIMITY_TERMS) return accumulate(index, t, touchedCount);
   const c = index.core;
   const { acc, touched, present } = c.scratch;
   const postDoc = c.postDoc;
