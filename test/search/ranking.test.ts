@@ -10,26 +10,15 @@ import {
   search,
   withRanking,
 } from '../../src/search/index.js';
+import { seededRandom } from '../../bench/seeded-random.js';
 
 function doc(key: string, body: string, title = '', headings = ''): SearchDocument {
   return { key, fields: { title, headings, body } };
 }
 
-/** Deterministic PRNG (mulberry32) for generated collections and shuffles. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function shuffle<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  const r = rng(seed);
+  const r = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];
@@ -45,7 +34,7 @@ const WORDS = (
 
 /** A generated collection with repeated words, many near-ties and a few exact duplicates. */
 function generated(n: number, seed: number): SearchDocument[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = (k: number): string =>
     Array.from({ length: k }, () => WORDS[Math.floor(r() * WORDS.length)] as string).join(' ');
   const docs: SearchDocument[] = [];
@@ -185,7 +174,7 @@ describe('ties and determinism', () => {
   });
 
   it('compareKeys follows UTF-8 byte order', () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const alphabet = ['a', 'Z', '0', 'é', '\uFFFD', '\uE000', '\u{10000}', '\u{1F600}', '~', ' '];
     for (let i = 0; i < 500; i++) {
       const mk = (): string =>
@@ -262,7 +251,7 @@ describe('edge cases', () => {
   });
 
   it('answers a 1000-character query quickly', () => {
-    const r = rng(99);
+    const r = seededRandom(99);
     let q = '';
     while (q.length < 1000) q += `${WORDS[Math.floor(r() * WORDS.length)]} what how the `;
     q = q.slice(0, 1000);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeadRequestSchema, SuggestionRequestSchema } from '../../src/contract/index.js';
 import type { PublishedContract } from '../helpers/openapi.js';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -11,20 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** Every member either request schema knows, and keys that attack plain objects. */
 const FIELDS = [
-  'name',
-  'firstName',
-  'lastName',
-  'email',
-  'company',
-  'role',
-  'message',
-  'teamSize',
-  'timeline',
-  'companyType',
-  'persona',
-  'sourcePage',
-  'suggestion',
+  ...new Set([
+    ...Object.keys(LeadRequestSchema.properties),
+    ...Object.keys(SuggestionRequestSchema.properties),
+  ]),
   '__proto__',
   'constructor',
 ];
