@@ -227,12 +227,19 @@ describe('search as a visitor', () => {
   it('searches live on the search page and keeps the query in the address', async () => {
     const { page, problems } = await openPage();
     await page.goto(site.url + '/search');
+    const asks: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/ask') asks.push(request.url());
+    });
     await page.locator('#search-page-input').fill('informed consent');
     await page.locator('#search-page-input').press('Enter');
     await page.locator('[data-search-list] .result-link').first().waitFor();
     await expect
       .poll(() => page.locator('[data-search-status]').textContent())
       .toMatch(/results? for “informed consent”/);
+    // Enter searched at once; the search the typing had scheduled must not run again after it.
+    await page.waitForTimeout(500);
+    expect(asks).toHaveLength(1);
     expect(new URL(page.url()).search).toBe('?q=informed%20consent');
     expect(await page.title()).toMatch(/^Search: informed consent \| /);
     expect(await page.locator('[data-search-list] mark').count()).toBeGreaterThan(0);

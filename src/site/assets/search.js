@@ -156,6 +156,8 @@ function liveSearch({ input, list, status, onStart, onDone }) {
   let timer = 0;
 
   const run = (query) => {
+    // A search run now (Enter) replaces one still waiting for the typing pause.
+    clearTimeout(timer);
     if (stop) stop();
     onStart(query);
     list.replaceChildren();
