@@ -6,10 +6,10 @@
  * Layout (all typed arrays, one allocation each):
  * - postings of term t: positions postStart[t] … postStart[t+1] of postDoc (document numbers,
  *   ascending) and of postTf (three 16-bit term frequencies per posting: title, headings, body);
- * - a forward index: the term numbers of each document's fields in text order (fwd, with field f
- *   of document d at fwdStart[3d+f] … fwdStart[3d+f+1]); the joined form of a compound
- *   ("email" for "e-mail") is stored as ~term (negative) and takes no position. Used for proximity and
- *   feedback, which need a document's words;
+ * - a forward index: the term numbers of each document's words, field by field in text order
+ *   (words, with field f of document d at wordStart[3d+f] … wordStart[3d+f+1]). The joined form of
+ *   a compound ("email" for "e-mail") has a posting but is not a word here. Term numbers take 16
+ *   bits when there are at most 65,536 terms: half the memory for proximity and feedback to read;
  * - field lengths (fieldLen[3d+f], joined forms not counted) and, per ranking, each posting's
  *   saturated BM25F weight postWeight[p] = (k1 + 1) · tf' / (k1 + tf'), where
  *   tf' = Σ_f weight_f · tf_f / (1 − b_f + b_f · len_f / avgLen_f) (a Float32Array, so that a
@@ -52,9 +52,8 @@ export interface IndexCore {
   readonly postTf: Uint16Array;
   readonly fieldLen: Uint32Array;
   readonly avgFieldLen: Float64Array;
-  readonly fwdStart: Uint32Array;
-  /** Term numbers; the joined form of a compound as ~term (negative). Int32 keeps reads small-integer. */
-  readonly fwd: Int32Array;
+  readonly wordStart: Uint32Array;
+  readonly words: Uint16Array | Uint32Array;
   /** Scratch space for one search at a time (searches are synchronous). */
   readonly scratch: Scratch;
 }
@@ -62,8 +61,8 @@ export interface IndexCore {
 export interface Scratch {
   acc: Float64Array;
   touched: Uint32Array;
-  /** Per term: its index in the current query, or −1. */
-  queryMark: Int32Array;
+  /** Per term: its index in the current query, or −1 (16 bits: queries have at most MAX_QUERY_TERMS terms). */
+  queryMark: Int16Array;
   /** Per document: bit i set when it has the current query's i-th term (i < MAX_PROXIMITY_TERMS). */
   present: Uint32Array;
   /** Per term: feedback weight (allocated on first use). */
@@ -72,6 +71,7 @@ export interface Scratch {
   /** Reused small buffers (typed-array allocation costs more than a short query's work). */
   heap: Uint32Array;
   pair: Float64Array;
+  pairRows: Int32Array;
   pairWeight: Float64Array;
   ringPos: Int32Array;
   ringTerm: Int32Array;
@@ -237,24 +237,48 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     postTf,
     fieldLen,
     avgFieldLen,
-    fwdStart,
-    fwd: fwdArr,
+    ...forwardIndex(n, termCount, fwdStart, fwdArr),
     scratch: {
       acc: new Float64Array(n),
       // One spare slot: accumulate's branch-free append writes before it knows whether to count.
       touched: new Uint32Array(n + 1),
-      queryMark: new Int32Array(termCount).fill(-1),
+      queryMark: new Int16Array(termCount).fill(-1),
       present: new Uint32Array(n),
       fbAcc: null,
       fbTouched: null,
       heap: new Uint32Array(64),
       pair: new Float64Array(MAX_PROXIMITY_TERMS * MAX_PROXIMITY_TERMS),
+      pairRows: new Int32Array(MAX_PROXIMITY_TERMS),
       pairWeight: new Float64Array(MAX_PROXIMITY_TERMS * MAX_PROXIMITY_TERMS),
       ringPos: new Int32Array(8),
       ringTerm: new Int32Array(8),
     },
   };
   return { core, ranking, postWeight: computeWeights(core, ranking) };
+}
+
+/** The forward index without the joined forms (build's first pass stores them as ~term). */
+function forwardIndex(
+  n: number,
+  termCount: number,
+  fwdStart: Uint32Array,
+  fwd: Int32Array,
+): { wordStart: Uint32Array; words: Uint16Array | Uint32Array } {
+  let count = 0;
+  for (const v of fwd) if (v >= 0) count++;
+  const words = termCount <= 0x10000 ? new Uint16Array(count) : new Uint32Array(count);
+  const wordStart = new Uint32Array(n * FIELD_COUNT + 1);
+  let w = 0;
+  for (let k = 0; k < n * FIELD_COUNT; k++) {
+    wordStart[k] = w;
+    const to = fwdStart[k + 1] as number;
+    for (let i = fwdStart[k] as number; i < to; i++) {
+      const v = fwd[i] as number;
+      if (v >= 0) words[w++] = v;
+    }
+  }
+  wordStart[n * FIELD_COUNT] = w;
+  return { wordStart, words };
 }
 
 function computeWeights(core: IndexCore, ranking: RankingOptions): Float32Array {
@@ -297,7 +321,7 @@ export interface IndexStats {
   documents: number;
   terms: number;
   postings: number;
-  /** Words in the forward index (including joined compound forms). */
+  /** Words in the forward index (joined compound forms not counted). */
   tokens: number;
   /** Bytes held in typed arrays (postings and their weights, forward index, lengths, scratch). */
   typedArrayBytes: number;
@@ -313,8 +337,8 @@ export function indexStats(index: SearchIndex): IndexStats {
     c.postTf,
     c.fieldLen,
     c.avgFieldLen,
-    c.fwdStart,
-    c.fwd,
+    c.wordStart,
+    c.words,
     c.scratch.acc,
     c.scratch.touched,
     c.scratch.queryMark,
@@ -329,7 +353,7 @@ export function indexStats(index: SearchIndex): IndexStats {
     documents: c.docCount,
     terms: c.termCount,
     postings: c.postDoc.length,
-    tokens: c.fwd.length,
+    tokens: c.words.length,
     typedArrayBytes: bytes,
   };
 }

@@ -219,7 +219,7 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
   const docWeight = used.map((d) => (linear ? (s.acc[d] as number) : Math.exp((s.acc[d] as number) - top)));
   let total = 0;
   for (const w of docWeight) total += w;
-  const fwd = c.fwd;
+  const words = c.words;
   for (let u = 0; u < used.length; u++) {
     const d = used[u] as number;
     const len =
@@ -230,10 +230,9 @@ function feedbackTerms(index: SearchIndex, fbDocs: number[], terms: WeightedTerm
     // A document with under 0.1% of the feedback mass cannot move the term weights much.
     if (len === 0 || pd < 1e-3) continue;
     const w = pd / len;
-    const to = c.fwdStart[d * NF + NF] as number;
-    for (let i = c.fwdStart[d * NF] as number; i < to; i++) {
-      const v = fwd[i] as number;
-      if (v < 0) continue; // the joined form of a compound
+    const to = c.wordStart[d * NF + NF] as number;
+    for (let i = c.wordStart[d * NF] as number; i < to; i++) {
+      const v = words[i] as number;
       const prev = fbAcc[v] as number;
       fbTouched[nTouched] = v; // branch-free, as in accumulate
       nTouched += +(prev === 0);
@@ -281,6 +280,8 @@ interface ProximityContext {
   /** min(w_i·idf_i, w_j·idf_j) · (k1 + 1) for i < j, at i·q + j. */
   pairWeight: Float64Array;
   pair: Float64Array;
+  /** Per query term i: bit j set when pair (i, j) has occurred in the current document. */
+  pairRows: Int32Array;
   /** The last `window` query-term occurrences: positions and query indexes (a ring). */
   ringPos: Int32Array;
   ringTerm: Int32Array;
@@ -312,6 +313,7 @@ function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityC
     adjacentOnly: index.ranking.proximity.pairs === 'adjacent',
     pairWeight,
     pair: s.pair,
+    pairRows: s.pairRows,
     ringPos: s.ringPos,
     ringTerm: s.ringTerm,
     avgLen: (a[0] as number) + (a[1] as number) + (a[2] as number),
@@ -326,24 +328,22 @@ function proximityContext(index: SearchIndex, terms: WeightedTerm[]): ProximityC
  */
 function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ctx: ProximityContext): number {
   const c = index.core;
-  const { q, window, adjacentOnly, pair, pairWeight, ringPos, ringTerm } = ctx;
+  const { q, window, adjacentOnly, pair, pairRows, pairWeight, ringPos, ringTerm } = ctx;
   const mark = c.scratch.queryMark;
-  const fwd = c.fwd;
-  const fwdStart = c.fwdStart;
-  pair.fill(0, 0, q * q);
+  const words = c.words;
+  const wordStart = c.wordStart;
   let any = false;
-  // The last `window` occurrences of query terms, newest at head − 1. Positions run on across
-  // fields with a gap wider than the window, so fields never pair.
+  // The last `window` occurrences of query terms, newest at head − 1. A word's position is its
+  // place in `words` plus a gap wider than the window per field before it, so fields never pair.
   let head = 0;
   let filled = 0;
-  let pos = 0;
   for (let f = 0; f < NF; f++) {
-    const to = fwdStart[d * NF + f + 1] as number;
-    for (let i = fwdStart[d * NF + f] as number; i < to; i++) {
-      const v = fwd[i] as number;
-      if (v < 0) continue; // the joined form of a compound
-      const qi = mark[v] as number;
+    const to = wordStart[d * NF + f + 1] as number;
+    const gap = f * (window + 1);
+    for (let i = wordStart[d * NF + f] as number; i < to; i++) {
+      const qi = mark[words[i] as number] as number;
       if (qi >= 0 && qi < q) {
+        const pos = i + gap;
         let slot = head;
         for (let k = 0; k < filled; k++) {
           slot = slot === 0 ? window - 1 : slot - 1;
@@ -351,8 +351,13 @@ function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ct
           if (dist > window) break;
           const qj = ringTerm[slot] as number;
           if (qj === qi || (adjacentOnly && qj !== qi - 1 && qj !== qi + 1)) continue;
-          const key = qi < qj ? qi * q + qj : qj * q + qi;
-          pair[key] = (pair[key] as number) + 1 / (dist * dist);
+          const lo = qi < qj ? qi : qj;
+          const hi = qi < qj ? qj : qi;
+          const row = pairRows[lo] as number;
+          const bit = 1 << hi;
+          // The pair's first occurrence starts its sum (no array to clear per document).
+          pair[lo * q + hi] = ((row & bit) !== 0 ? (pair[lo * q + hi] as number) : 0) + 1 / (dist * dist);
+          pairRows[lo] = row | bit;
           any = true;
         }
         ringPos[head] = pos;
@@ -360,9 +365,7 @@ function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ct
         head = head === window - 1 ? 0 : head + 1;
         if (filled < window) filled++;
       }
-      pos++;
     }
-    pos += window + 1;
   }
   if (!any) return 0;
   const docLen =
@@ -370,10 +373,16 @@ function proximityBonus(index: SearchIndex, d: number, terms: WeightedTerm[], ct
   const b = index.ranking.fields.body.b;
   const K = index.ranking.k1 * (1 - b + (ctx.avgLen > 0 ? (b * docLen) / ctx.avgLen : 0));
   let bonus = 0;
+  // The pairs that occurred, in (i, j) order, clearing their bits for the next document.
   for (let i = 0; i < q; i++) {
-    for (let j = i + 1; j < q; j++) {
+    let row = pairRows[i] as number;
+    if (row === 0) continue;
+    pairRows[i] = 0;
+    while (row !== 0) {
+      const j = 31 - Math.clz32(row & -row);
+      row &= row - 1;
       const a = pair[i * q + j] as number;
-      if (a !== 0) bonus += ((pairWeight[i * q + j] as number) * a) / (K + a);
+      bonus += ((pairWeight[i * q + j] as number) * a) / (K + a);
     }
   }
   return bonus;
@@ -390,6 +399,97 @@ function containsDoc(core: IndexCore, termId: number, d: number): boolean {
     else hi = mid - 1;
   }
   return false;
+}
+
+/**
+ * The query terms in document d, in query order: from the presence bits for the first
+ * MAX_PROXIMITY_TERMS terms, by a binary search of the postings for any others.
+ */
+function matchedTerms(core: IndexCore, terms: WeightedTerm[], d: number): string[] {
+  const bits = core.scratch.present[d] as number;
+  const out: string[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i] as WeightedTerm;
+    if (i < MAX_PROXIMITY_TERMS ? (bits & (1 << i)) !== 0 : containsDoc(core, t.id, d)) out.push(t.term);
+  }
+  return out;
+}
+
+/**
+ * The most the proximity bonus can add to document d: each pair of query terms that d contains
+ * adds weight · pairWeight · acc / (K + acc) < weight · pairWeight.
+ */
+function proximityCeiling(ctx: ProximityContext, bits: number, weight: number): number {
+  const { q, pairWeight } = ctx;
+  let sum = 0;
+  for (let i = 0; i < q; i++) {
+    if ((bits & (1 << i)) === 0) continue;
+    for (let j = i + 1; j < q; j++) if ((bits & (1 << j)) !== 0) sum += pairWeight[i * q + j] as number;
+  }
+  return weight * sum;
+}
+
+/**
+ * Adds the proximity bonus to the first `depth` of `best` (in first-pass order, so by score desc)
+ * and rounds their scores into `scores`. Only the best `wanted` are returned, so a document whose
+ * score plus its bonus ceiling stays below the wanted-th best final score found so far cannot be
+ * returned and is not scanned: the answer is the same as with every document scanned.
+ */
+function rescoreByProximity(
+  index: SearchIndex,
+  terms: WeightedTerm[],
+  best: number[],
+  scores: number[],
+  depth: number,
+  wanted: number,
+): void {
+  const s = index.core.scratch;
+  const weight = index.ranking.proximity.weight;
+  const ctx = proximityContext(index, terms);
+  // The wanted-th best final score so far: a min-heap of the best `wanted` final scores.
+  const kept: number[] = [];
+  const n = Math.min(depth, best.length);
+  for (let i = 0; i < n; i++) {
+    const d = best[i] as number;
+    const first = s.acc[d] as number;
+    const bits = s.present[d] as number;
+    // Fewer than two query terms in d: no pair, no bonus.
+    if ((bits & (bits - 1)) !== 0) {
+      // A margin well above rounding and float error keeps the skip on the safe side of a tie.
+      const skip =
+        kept.length === wanted && first + proximityCeiling(ctx, bits, weight) + 1e-5 < (kept[0] as number);
+      if (!skip) scores[i] = roundScore(first + weight * proximityBonus(index, d, terms, ctx));
+    }
+    keepBest(kept, scores[i] as number, wanted);
+  }
+}
+
+/** Keeps the `k` largest values seen in the min-heap `heap` (its root is the k-th largest). */
+function keepBest(heap: number[], v: number, k: number): void {
+  if (heap.length < k) {
+    let j = heap.length;
+    heap.push(v);
+    while (j > 0) {
+      const parent = (j - 1) >> 1;
+      if ((heap[parent] as number) <= v) break;
+      heap[j] = heap[parent] as number;
+      j = parent;
+    }
+    heap[j] = v;
+    return;
+  }
+  if (v <= (heap[0] as number)) return;
+  let j = 0;
+  for (;;) {
+    const l = 2 * j + 1;
+    if (l >= k) break;
+    const r = l + 1;
+    const m = r < k && (heap[r] as number) < (heap[l] as number) ? r : l;
+    if ((heap[m] as number) >= v) break;
+    heap[j] = heap[m] as number;
+    j = m;
+  }
+  heap[j] = v;
 }
 
 function checkCount(name: string, v: number | undefined, dflt: number): number {
@@ -427,16 +527,8 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
     const depth = r.proximity.enabled && terms.length > 1 ? r.proximity.depth : 0;
     const best = topK(s, s.acc, s.touched, touched, Math.max(wanted, depth));
     const scores: number[] = new Array<number>(best.length);
-    const ctx = depth > 0 ? proximityContext(index, terms) : null;
-    for (let i = 0; i < best.length; i++) {
-      const d = best[i] as number;
-      let score = s.acc[d] as number;
-      const bits = s.present[d] as number;
-      // Fewer than two query terms in d: no pair, no bonus.
-      if (ctx && i < depth && (bits & (bits - 1)) !== 0)
-        score += r.proximity.weight * proximityBonus(index, d, terms, ctx);
-      scores[i] = roundScore(score);
-    }
+    for (let i = 0; i < best.length; i++) scores[i] = roundScore(s.acc[best[i] as number] as number);
+    if (depth > 0 && r.proximity.weight > 0) rescoreByProximity(index, terms, best, scores, depth, wanted);
     // Document numbers follow key order, so comparing them is the key tie-break.
     const order = best.map((_, i) => i);
     order.sort((a, b) => {
@@ -449,7 +541,7 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
       return {
         key: c.keys[d] as string,
         score: scores[i] as number,
-        matchedTerms: terms.filter((t) => containsDoc(c, t.id, d)).map((t) => t.term),
+        matchedTerms: matchedTerms(c, terms, d),
       };
     });
   } finally {

@@ -162,6 +162,34 @@ describe('basic ranking', () => {
   });
 });
 
+describe('large vocabularies and long queries', () => {
+  it('ranks with proximity over more than 65,536 terms (32-bit forward index)', () => {
+    // One document holds 70,000 distinct terms, so term numbers no longer fit 16 bits.
+    const many = Array.from({ length: 70_000 }, (_, i) => `v${i}`).join(' ');
+    const docs = [
+      doc('bulk', many),
+      // The same words in another order: only proximity can put 'near' first.
+      doc('far', 'zx9 is kept in one place while for us qy7 means something else entirely here'),
+      doc('near', 'zx9 qy7 is kept in one place while for us it means something else entirely here'),
+    ];
+    const index = buildIndex(docs);
+    expect(indexStats(index).terms).toBeGreaterThan(65_536);
+    expect(search(index, 'zx9 qy7').map((r) => r.key)).toEqual(['near', 'far']);
+    expect(search(index, 'v69999 v0').map((r) => r.key)).toEqual(['bulk']);
+  });
+
+  it('reports matched terms beyond the 32 that carry presence bits', () => {
+    const words = Array.from({ length: 40 }, (_, i) => `t${i}x`);
+    const index = buildIndex([doc('a', words.join(' ')), doc('b', `${words[35]} ${words[0]} filler`)]);
+    const results = search(withRanking(index, { feedback: { enabled: false } }), words.join(' '));
+    expect(results.map((r) => [r.key, r.matchedTerms.length])).toEqual([
+      ['a', 40],
+      ['b', 2],
+    ]);
+    expect(results[1]?.matchedTerms).toEqual([words[0], words[35]]);
+  });
+});
+
 describe('ties and determinism', () => {
   it('breaks ties by key in byte order', () => {
     const keys = ['b', 'a', 'C', 'c', 'aa', '\u{1F600}', '\uE000', 'é'];
@@ -226,6 +254,25 @@ describe('ties and determinism', () => {
       const pages = [0, 10, 20].flatMap((offset) => search(index, q, { limit: 10, offset }));
       expect(pages).toEqual(all);
     }
+  });
+
+  it('returns the same first page whatever the page size (proximity skips only what cannot reach it)', () => {
+    // With limit 10, re-scoring skips documents whose bonus ceiling cannot lift them into the
+    // first 10; with limit 30 every one of the 30 is re-scored. The first pages must agree.
+    const index = buildIndex(generated(400, 17));
+    const r = seededRandom(99);
+    let compared = 0;
+    for (let i = 0; i < 300; i++) {
+      const words = Array.from(
+        { length: 2 + Math.floor(r() * 7) },
+        () => WORDS[Math.floor(r() * WORDS.length)] as string,
+      );
+      const q = words.join(' ');
+      const page = search(index, q, { limit: 10 });
+      expect(page).toEqual(search(index, q, { limit: 30 }).slice(0, 10));
+      if (page.length === 10) compared++;
+    }
+    expect(compared).toBeGreaterThan(250);
   });
 
   it('gives the same results on repeated searches (no state leaks between queries)', () => {
