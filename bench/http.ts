@@ -1,9 +1,11 @@
 /**
  * GET /ask throughput over HTTP, as a ratio of a bare node:http hello-world server measured in the
  * same run on the same machine. The server runs pinned to core 0 and the load generator to core 1,
- * so the two never compete for a core. The load generator is wrk (C; Debian package `wrk`) when it
- * is installed, because a JavaScript client parsing ~9 KB answers saturates its own core before the
- * server does; otherwise autocannon, and the report says which one ran.
+ * so the two never compete for a core. The load generator is wrk (C; Debian package `wrk`), because
+ * a JavaScript client parsing ~9 KB answers saturates its own core before the server does. When wrk
+ * is missing and the bench runs as root on Debian, it installs the package first (as .ci/run does
+ * for Chromium; FRONTDOOR_BENCH_INSTALL_WRK=0 skips that); failing that it falls back to
+ * autocannon, and the report says so and gives no verdict on the ratios.
  *
  * Besides the hello world, a bare node:http server sending the bytes of a real /ask answer (as a
  * string and as a Buffer: the cost of the answer itself), and on the app (the bundled sample site):
@@ -163,7 +165,40 @@ function hasWrk(): boolean {
   }
 }
 
-const WRK = hasWrk();
+/** Installs Debian's wrk package when that is possible here (root, apt-get); returns whether wrk runs. */
+function provideWrk(): boolean {
+  if (hasWrk()) return true;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || process.env.FRONTDOOR_BENCH_INSTALL_WRK === '0') return false;
+  try {
+    execFileSync('apt-get', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return false;
+  }
+  console.log(
+    'wrk is not installed: installing the Debian package wrk (FRONTDOOR_BENCH_INSTALL_WRK=0 skips this)',
+  );
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env });
+  } catch {
+    try {
+      execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
+      execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env });
+    } catch (error) {
+      console.log(`could not install wrk (${(error as Error).message.split('\n')[0]}); using autocannon`);
+      return false;
+    }
+  }
+  return hasWrk();
+}
+
+let wrkAvailable: boolean | undefined;
+/** Whether this run uses wrk (decided, and wrk installed if possible, on first use). */
+function useWrk(): boolean {
+  wrkAvailable ??= provideWrk();
+  return wrkAvailable;
+}
 
 /** wrk prints latencies like "1.23ms" and "850.00us". */
 function milliseconds(value: string): number {
@@ -355,6 +390,7 @@ export async function runHttpBench(
   rounds = 5,
   connections = 32,
 ): Promise<HttpBenchResult> {
+  const wrk = useWrk();
   const { site } = await loadSite(BUNDLED_CONTENT_DIR);
   const questions = distinctQuestions(site);
   // A disjoint tail warms the server up; each round then gets its own slice of the rest, so the
@@ -395,7 +431,7 @@ export async function runHttpBench(
     { PORT: String(askPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONTENT_DIR: '' },
     { core: 0, stdout: 'ignore' },
   );
-  const run = WRK ? loadWithWrk : loadWithAutocannon;
+  const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
@@ -488,7 +524,7 @@ export async function runHttpBench(
     Math.min(measured.length, sliceSize * rounds),
   );
   return {
-    loadGenerator: WRK ? 'wrk' : 'autocannon',
+    loadGenerator: wrk ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
     server: { runner: entry.runner, reason: entry.reason, site: 'bundled sample site (content/)' },
     secondsPerLoad,

@@ -244,18 +244,24 @@ export function targetRows(input: SummaryInput): TargetRow[] {
     const kb = (b: number | null): string => (b === null ? '' : `, ${(b / 1024).toFixed(1)} KB per answer`);
     const range = (r: { ratioMin: number; ratioMax: number }): string =>
       `rounds ${r.ratioMin.toFixed(3)}–${r.ratioMax.toFixed(3)}`;
+    // autocannon (JavaScript) runs out of CPU parsing ~9 KB answers before the server does, so its
+    // ratios measure the load generator: no verdict then.
+    const judged = http.loadGenerator === 'wrk';
+    const unjudged = judged
+      ? ''
+      : `no verdict: autocannon, not the server, limits these loads (bare node:http sending the same answer: ${http.answerBuffer.ratio.toFixed(3)}); install wrk. `;
     rows.push({
       target: ratioTargets[0] as string,
       measured: http.askPopular.ratio.toFixed(3),
-      pass: http.askPopular.ratio >= 0.6,
-      note: `${thousands(http.askPopular.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopular.bytesPerResponse)}; ${range(http.askPopular)}; ${http.askPopular.distinctQueries} questions, cached`,
+      pass: judged ? http.askPopular.ratio >= 0.6 : null,
+      note: `${unjudged}${thousands(http.askPopular.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopular.bytesPerResponse)}; ${range(http.askPopular)}; ${http.askPopular.distinctQueries} questions, cached`,
     });
     rows.push({
       target: ratioTargets[1] as string,
       measured: http.askDistinct.ratio.toFixed(3),
-      pass: http.askDistinct.ratio >= 0.6,
+      pass: judged ? http.askDistinct.ratio >= 0.6 : null,
       note:
-        `${thousands(http.askDistinct.rps)} req/s; ${range(http.askDistinct)}; ${thousands(http.askDistinct.requests)} requests, ` +
+        `${unjudged}${thousands(http.askDistinct.rps)} req/s; ${range(http.askDistinct)}; ${thousands(http.askDistinct.requests)} requests, ` +
         (http.askDistinct.everyRequestNew ? 'each a different question' : 'questions cycling, never cached'),
     });
     rows.push({
