@@ -195,48 +195,94 @@ function foldPiece(raw: string): string {
  */
 export function analyzeTokens(text: string, keepStopWords = false): AnalyzedToken[] {
   const out: AnalyzedToken[] = [];
+  if (ASCII_TEXT_RE.test(text)) {
+    analyzeAsciiTokens(text, keepStopWords, out);
+    return out;
+  }
   TOKEN_RE.lastIndex = 0;
   for (let m = TOKEN_RE.exec(text); m !== null; m = TOKEN_RE.exec(text)) {
     const raw = m[0];
-    const start = m.index;
-    if (!PART_SEP_RE.test(raw)) {
-      pushWord(out, foldPiece(raw), start, start + raw.length, keepStopWords);
-      continue;
-    }
-    // A compound: split at hyphens, dots and underscores (apostrophes stay inside a part).
-    // Parts of one character ("e" of "e-mail", the letters of "U.S.A.") are not terms on
-    // their own; they live on in the joined form.
-    const folded: string[] = [];
-    let separatorsAreDots = true;
-    let partStart = start;
-    let pushedParts = 0;
-    const parts = raw.split(/([-‐‑._])/);
-    for (let p = 0; p < parts.length; p++) {
-      const piece = parts[p] as string;
-      if (p % 2 === 1) {
-        if (piece !== '.') separatorsAreDots = false;
-        partStart += piece.length;
-        continue;
-      }
-      const f = foldPiece(piece);
-      if (f.length > 0) folded.push(f);
-      if (f.length > 1 && pushWord(out, f, partStart, partStart + piece.length, keepStopWords)) pushedParts++;
-      partStart += piece.length;
-    }
-    if (folded.length < 2) {
-      // Nothing left to join ("x-" cannot occur; "a-b" with one empty fold can).
-      if (pushedParts === 0 && folded.length === 1)
-        pushWord(out, folded[0] as string, start, start + raw.length, keepStopWords);
-      continue;
-    }
-    const numeric = separatorsAreDots && folded.every((f) => DIGITS_RE.test(f));
-    const joined = numeric ? folded.join('.') : folded.join('');
-    if (joined.length > MAX_TERM_LENGTH) continue;
-    const term = numeric ? joined : stemWord(joined);
-    // The joined form adds no length, unless it is the compound's only term.
-    out.push({ term, folded: joined, start, end: start + raw.length, primary: pushedParts === 0 });
+    if (PART_SEP_RE.test(raw)) analyzeCompound(out, raw, m.index, keepStopWords);
+    else pushWord(out, foldPiece(raw), m.index, m.index + raw.length, keepStopWords);
   }
   return out;
+}
+
+const ASCII_TEXT_RE = /^[^\u0080-\uffff]*$/;
+
+/** ASCII letter or digit (what \p{L} and \p{N} match below 128; \p{M} matches nothing there). */
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/**
+ * analyzeTokens for ASCII text: the same tokens as TOKEN_RE, found by a scan of character codes,
+ * which also tells which tokens have a separator, so plain words skip the compound and apostrophe
+ * handling. (Most text on the sites served is ASCII; a test compares the two paths.)
+ */
+function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: AnalyzedToken[]): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAsciiAlnum(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let joined = false; // - . _
+    let apostrophe = false;
+    for (;;) {
+      i++;
+      while (i < n && isAsciiAlnum(text.charCodeAt(i))) i++;
+      // A separator joins only when a letter or digit follows it.
+      if (i + 1 >= n || !isAsciiAlnum(text.charCodeAt(i + 1))) break;
+      const sep = text.charCodeAt(i);
+      if (sep === 39) apostrophe = true;
+      else if (sep === 45 || sep === 46 || sep === 95) joined = true;
+      else break;
+      i++;
+    }
+    const raw = text.slice(start, i);
+    if (joined) analyzeCompound(out, raw, start, keepStopWords);
+    else pushWord(out, apostrophe ? foldPiece(raw) : raw.toLowerCase(), start, i, keepStopWords);
+  }
+}
+
+/**
+ * A token with hyphens, dots or underscores: split at them (apostrophes stay inside a part). Parts
+ * of one character ("e" of "e-mail", the letters of "U.S.A.") are not terms on their own; they
+ * live on in the joined form.
+ */
+function analyzeCompound(out: AnalyzedToken[], raw: string, start: number, keepStopWords: boolean): void {
+  const folded: string[] = [];
+  let separatorsAreDots = true;
+  let partStart = start;
+  let pushedParts = 0;
+  const parts = raw.split(/([-‐‑._])/);
+  for (let p = 0; p < parts.length; p++) {
+    const piece = parts[p] as string;
+    if (p % 2 === 1) {
+      if (piece !== '.') separatorsAreDots = false;
+      partStart += piece.length;
+      continue;
+    }
+    const f = foldPiece(piece);
+    if (f.length > 0) folded.push(f);
+    if (f.length > 1 && pushWord(out, f, partStart, partStart + piece.length, keepStopWords)) pushedParts++;
+    partStart += piece.length;
+  }
+  if (folded.length < 2) {
+    // Nothing left to join ("x-" cannot occur; "a-b" with one empty fold can).
+    if (pushedParts === 0 && folded.length === 1)
+      pushWord(out, folded[0] as string, start, start + raw.length, keepStopWords);
+    return;
+  }
+  const numeric = separatorsAreDots && folded.every((f) => DIGITS_RE.test(f));
+  const joined = numeric ? folded.join('.') : folded.join('');
+  if (joined.length > MAX_TERM_LENGTH) return;
+  const term = numeric ? joined : stemWord(joined);
+  // The joined form adds no length, unless it is the compound's only term.
+  out.push({ term, folded: joined, start, end: start + raw.length, primary: pushedParts === 0 });
 }
 
 /** Adds a word unless it is empty, too long or a stop word; returns whether it was added. */

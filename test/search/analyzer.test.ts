@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -142,5 +146,60 @@ describe('analyzeQuery', () => {
   it('returns nothing for stop words and punctuation only', () => {
     expect(analyzeQuery('')).toEqual([]);
     expect(analyzeQuery('the and of ... ???')).toEqual([]);
+  });
+});
+
+describe('the ASCII path', () => {
+  // analyzeTokens scans ASCII text by character codes and anything else with its Unicode regex. An
+  // em dash (neither letter nor digit, so no token) sends the same text down the regex path.
+  const throughRegex = (text: string, keepStopWords = false) => analyzeTokens(`${text}—`, keepStopWords);
+
+  it('finds the same tokens, offsets and terms as the Unicode path', () => {
+    const pieces = [
+      ...'abcxyzABCXYZ0123456789'.split(''),
+      'e-mail',
+      'U.S.A.',
+      "don't",
+      "O'Brien's",
+      'node.js',
+      'max_length',
+      '3.14',
+      'ICH-M11',
+      'a--b',
+      "x'-y",
+      ..."-._' \t\n,;:!?()[]/@#".split(''),
+      'the',
+      'running',
+      'Stability',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.boolean(), (parts, keep) => {
+        const text = parts.join('');
+        expect(analyzeTokens(text, keep)).toEqual(throughRegex(text, keep));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 60 }), (text) => {
+        expect(analyzeTokens(text)).toEqual(throughRegex(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('analyzes every page of the sample site as the Unicode path does', () => {
+    const root = join(import.meta.dirname, '..', '..', 'content');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'));
+    expect(files.length).toBeGreaterThan(40);
+    // Line by line: a page with one non-ASCII character would take the Unicode path as a whole.
+    let asciiLines = 0;
+    for (const file of files) {
+      for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+        if (!/^[^\u0080-\uffff]*$/.test(line)) continue;
+        asciiLines++;
+        expect(analyzeTokens(line)).toEqual(throughRegex(line));
+      }
+    }
+    expect(asciiLines).toBeGreaterThan(1000);
   });
 });
