@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three suites: `core` needs nothing but Node (SQLite, in-process SMTP and HTTP peers, child
-// servers); `services` needs the PostgreSQL server; `browser` needs Debian's Chromium.
+// Four suites: `core` needs nothing but Node and this repository (SQLite, in-process SMTP and
+// HTTP peers, child servers), so it passes on a bare clone; `corpus` reads the shared data sets in
+// ../shared/data; `services` needs the PostgreSQL server; `browser` needs Debian's Chromium.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -13,9 +14,10 @@ export default defineConfig({
         test: {
           name: 'core',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/services/**', 'test/browser/**'],
+          exclude: ['test/services/**', 'test/browser/**', 'test/corpus/**'],
         },
       },
+      { extends: true, test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'] } },
       { extends: true, test: { name: 'services', include: ['test/services/**/*.test.ts'] } },
       {
         extends: true,
