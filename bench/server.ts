@@ -4,9 +4,10 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { staleReason } from '../scripts/build-state.mjs';
 import { repoRoot } from './paths.js';
 
 export interface ServerEntry {
@@ -15,27 +16,6 @@ export interface ServerEntry {
   args: string[];
   /** Why this runner (e.g. the first source file newer than its build). */
   reason: string;
-}
-
-/** The first file under src/ whose built copy in dist/ is missing or older, or null. */
-function staleSource(): string | null {
-  const walk = (relativeDir: string): string | null => {
-    for (const entry of readdirSync(path.join(repoRoot, 'src', relativeDir), { withFileTypes: true })) {
-      const relative = path.join(relativeDir, entry.name);
-      if (entry.isDirectory()) {
-        const found = walk(relative);
-        if (found) return found;
-        continue;
-      }
-      if (entry.name.endsWith('.d.ts')) continue;
-      const built = path.join(repoRoot, 'dist', relative.replace(/\.ts$/, '.js'));
-      if (!existsSync(built)) return `src/${relative}`;
-      if (statSync(built).mtimeMs < statSync(path.join(repoRoot, 'src', relative)).mtimeMs)
-        return `src/${relative}`;
-    }
-    return null;
-  };
-  return walk('');
 }
 
 /** FRONTDOOR_BENCH_SERVER=dist|tsx forces a runner. */
@@ -51,9 +31,9 @@ export function serverEntry(): ServerEntry {
   if (forced === 'tsx') return { ...tsx, reason: 'FRONTDOOR_BENCH_SERVER=tsx' };
   if (!existsSync(path.join(repoRoot, 'dist/cli/main.js')))
     return { ...tsx, reason: 'no build in dist/ (npm run build)' };
-  const stale = staleSource();
+  const stale = staleReason(repoRoot);
   return stale
-    ? { ...tsx, reason: `dist/ is older than ${stale} (npm run build to measure the build)` }
+    ? { ...tsx, reason: `${stale} (npm run build to measure the build)` }
     : { ...dist, reason: 'dist/ is up to date with src/' };
 }
 
