@@ -22,7 +22,9 @@ describe('real Markdown written by others', () => {
     expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
     const tar = site.byUrl.get('/common/tar')!;
     expect(tar.title).toBe('tar');
-    expect(tar.description.startsWith('Archiving utility. Often combined with a compression method')).toBe(true);
+    expect(tar.description.startsWith('Archiving utility. Often combined with a compression method')).toBe(
+      true,
+    );
     expect(tar.description.length).toBeLessThanOrEqual(160);
     expect(tar.html).not.toContain('<h1');
     expect(tar.html).toContain('<code>tar cf {{path/to/target.tar}}');
@@ -44,7 +46,9 @@ describe('real Markdown written by others', () => {
     const auth = site.byUrl.get('/Authentication_Cheat_Sheet')!;
     expect(auth.title).toBe('Authentication Cheat Sheet');
     expect(auth.headings[0]).toEqual({ level: 2, text: 'Introduction', anchor: 'introduction' });
-    expect(auth.html).toContain('<a href="/Session_Management_Cheat_Sheet">Session Management Cheat Sheet</a>');
+    expect(auth.html).toContain(
+      '<a href="/Session_Management_Cheat_Sheet">Session Management Cheat Sheet</a>',
+    );
     const anchors = auth.headings.map((h) => h.anchor);
     expect(new Set(anchors).size).toBe(anchors.length);
     expect(auth.passages.length).toBeGreaterThan(10);
@@ -84,7 +88,9 @@ describe('real Markdown written by others', () => {
 });
 
 describe('the bundled sample site', () => {
-  beforeAll(() => requireFolder(join(BUNDLED_CONTENT, 'index.md'), 'The bundled sample site (content/index.md)'));
+  beforeAll(() =>
+    requireFolder(join(BUNDLED_CONTENT, 'index.md'), 'The bundled sample site (content/index.md)'),
+  );
 
   it('loads with no problems at all, deterministically', async () => {
     const first = await loadSite(BUNDLED_CONTENT);
@@ -102,7 +108,11 @@ describe('the bundled sample site', () => {
         const target = site.byUrl.get(decodeURIComponent(match[1]!));
         // Links outside the pages (the API docs, discovery files) are served by other rooms.
         if (!target) continue;
-        if (match[2]) expect(target.headings.map((h) => h.anchor), `${page.sourcePath} → ${match[0]}`).toContain(match[2]);
+        if (match[2])
+          expect(
+            target.headings.map((h) => h.anchor),
+            `${page.sourcePath} → ${match[0]}`,
+          ).toContain(match[2]);
       }
   });
 });
