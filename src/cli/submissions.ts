@@ -152,6 +152,7 @@ const REASONS = {
   unknown: 'no submission has this id',
   delivered: 'already delivered',
   'no-delivery': 'stored without delivery (provider none); nothing to send',
+  quarantined: 'in quarantine; use "submissions release" after checking it',
 } as const;
 
 async function withStore<T>(io: CliIo, work: (store: SubmissionStore) => Promise<T>): Promise<T | number> {

@@ -9,7 +9,9 @@ import {
   NLWEB_COMPONENTS,
   NLWEB_VERSION,
 } from './nlweb.js';
+import { HEALTH_COMPONENTS, READINESS_CACHE_MS, READINESS_STORE_TIMEOUT_MS } from './health.js';
 import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
+import { SUBMISSION_RETRY_AFTER_SECONDS } from './errors.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -71,13 +73,28 @@ function marketingErrors(limit: number) {
       message: `The request body is larger than the limit of ${limit} bytes.`,
       resolution: `Send a body of at most ${limit} bytes; every field's own length limit is in /openapi.json.`,
     }),
-    '500': jsonError('INTERNAL_ERROR: the submission could not be stored; nothing was kept. Retry later.', {
-      ok: false,
-      error: 'Internal error',
-      code: 'INTERNAL_ERROR',
-      message: 'The request could not be completed (reference 5f0c…).',
-      resolution: 'Nothing was stored. Try again in a moment; if it keeps failing, contact the site owner.',
-    }),
+    '500': {
+      ...jsonError(
+        'INTERNAL_ERROR: the database did not confirm the submission (it is down, does not answer within its ' +
+          'timeout, or the connection was cut), so it is not acknowledged. The answer comes within a few ' +
+          'seconds, never after the client has given up. Send the same request again after `Retry-After` ' +
+          'seconds: a repeat of a submission that was stored after all is recognised (same content within the ' +
+          'duplicate window, or the same Idempotency-Key) and not stored twice.',
+        {
+          ok: false,
+          error: 'Internal error',
+          code: 'INTERNAL_ERROR',
+          message: 'The submission could not be stored just now (reference 5f0c…).',
+          resolution: `Send the same request again in ${SUBMISSION_RETRY_AFTER_SECONDS} seconds (see Retry-After); a repeat is never stored twice. If it keeps failing, contact the site owner with the reference.`,
+        },
+      ),
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before sending the request again.',
+          schema: { type: 'integer', const: SUBMISSION_RETRY_AFTER_SECONDS },
+        },
+      },
+    },
   };
 }
 
@@ -196,6 +213,18 @@ function askResponses(post: boolean, limit = 0) {
   };
 }
 
+/** Any method but GET (and HEAD) on an operator endpoint. */
+const OPERATIONS_WRONG_METHOD = (path: string) => ({
+  ...jsonError('ENDPOINT_NOT_FOUND for any method other than GET or HEAD, with an `Allow` header.', {
+    ok: false,
+    error: 'Endpoint not found',
+    code: 'ENDPOINT_NOT_FOUND',
+    message: `POST is not supported on ${path}.`,
+    resolution: `Use GET or HEAD on ${path}; /openapi.json lists every operation.`,
+  }),
+  headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' } } },
+});
+
 /** What the two submission operations do beyond their body schema. */
 const SUBMISSION_RULES =
   `Repeats: a submission with the same content (same operation, e-mail and fields) arriving again within ` +
@@ -230,7 +259,11 @@ const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
  */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const limit = options.bodyLimitBytes;
-  const components: Record<string, TSchema> = { ...MARKETING_COMPONENTS, ...NLWEB_COMPONENTS };
+  const components: Record<string, TSchema> = {
+    ...MARKETING_COMPONENTS,
+    ...NLWEB_COMPONENTS,
+    ...HEALTH_COMPONENTS,
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -254,8 +287,70 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     tags: [
       { name: 'Discovery', description: 'Read-only NLWeb search over the public pages and documentation.' },
       { name: 'Contact', description: 'Demo requests and document suggestions (side-effecting).' },
+      { name: 'Operations', description: 'Liveness and readiness for load balancers and orchestrators.' },
     ],
     paths: {
+      '/healthz': {
+        get: {
+          operationId: 'checkHealth',
+          tags: ['Operations'],
+          summary: 'Liveness: the process is running',
+          description:
+            'Answers 200 `{"status":"ok"}` whenever the process answers at all, whatever the state of the ' +
+            'database: use it to decide whether to restart the process, not whether to send it traffic ' +
+            '(that is /readyz). Never cached; not written to the request log.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The process lives.',
+              content: { 'application/json': { schema: ref('Health'), example: { status: 'ok' } } },
+            },
+            '405': OPERATIONS_WRONG_METHOD('/healthz'),
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'checkReadiness',
+          tags: ['Operations'],
+          summary: 'Readiness: this instance can serve every operation now',
+          description:
+            'Answers 200 when the submissions database answers a trivial query within ' +
+            `${READINESS_STORE_TIMEOUT_MS / 1000} s and the search index holds the site’s pages; 503 otherwise, ` +
+            'with the reasons in words. A load balancer should send traffic only to ready instances. Pages, ' +
+            'search and discovery work without the database, so an instance that is not ready still answers ' +
+            `them. The result is reused for ${READINESS_CACHE_MS / 1000} s, so frequent polling costs at most one ` +
+            'query a second. Never cached; not written to the request log.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Ready.',
+              content: {
+                'application/json': {
+                  schema: ref('Readiness'),
+                  example: { status: 'ready', checks: { store: 'ok', index: 'ok' }, reasons: [] },
+                },
+              },
+            },
+            '503': {
+              description: 'Not ready; `reasons` says why.',
+              content: {
+                'application/json': {
+                  schema: ref('Readiness'),
+                  example: {
+                    status: 'unavailable',
+                    checks: { store: 'failing', index: 'ok' },
+                    reasons: [
+                      'submissions database: connection refused (nothing listens at the database address) (ECONNREFUSED)',
+                    ],
+                  },
+                },
+              },
+            },
+            '405': OPERATIONS_WRONG_METHOD('/readyz'),
+          },
+        },
+      },
       '/api/leads': {
         post: {
           operationId: 'requestDemo',

@@ -1,6 +1,7 @@
 import { apiCatalogLinkHeader } from '../../discovery/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  SUBMISSION_RETRY_AFTER_SECONDS,
   createValidator,
   LeadRequestSchema,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
@@ -26,7 +27,7 @@ import { demoPathOf } from '../../site/paths.js';
 import { HTML_TYPE, renderSite, type Representation } from '../../site/render-cache.js';
 import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
-import type { SubmissionMeta } from '../../submissions/index.js';
+import { describeError, type SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from './submissions.js';
@@ -196,7 +197,8 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     try {
       ({ provider } = await accept(result.value));
     } catch (error) {
-      request.log.error({ errorClass: (error as Error)?.name ?? typeof error }, 'form submission not stored');
+      request.log.error(describeError(error), 'form submission not stored');
+      reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
       const mailbox = site.info.salesEmail ? ` or write to ${site.info.salesEmail}` : '';
       return sendHtml(
         reply,

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createValidator,
-  internalErrorBody,
   LeadRequestSchema,
+  SUBMISSION_RETRY_AFTER_SECONDS,
+  submissionNotStoredBody,
   SuggestionRequestSchema,
   validationErrorBody,
   type FieldProblem,
 } from '../../contract/index.js';
-import { errorClassOf } from '../../submissions/delivery.js';
-import { IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissions/index.js';
+import { describeError, IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
@@ -107,8 +107,9 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       if (error instanceof IdempotencyKeyConflictError)
         return sendError(request, reply, 400, validationErrorBody([KEY_CONFLICT]));
       // The class only: a database message may quote the submitted values.
-      request.log.error({ errorClass: errorClassOf(error) }, 'submission could not be stored');
-      return sendError(request, reply, 500, internalErrorBody(request.id));
+      request.log.error(describeError(error), 'submission could not be stored');
+      reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
+      return sendError(request, reply, 500, submissionNotStoredBody(request.id));
     }
   };
 

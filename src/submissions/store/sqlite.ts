@@ -3,8 +3,15 @@ import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
 import { openSqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 import {
+  MIGRATIONS_TABLE,
+  MIGRATIONS_TABLE_SQL,
+  pendingMigrations,
+  SQLITE_MIGRATIONS,
+} from './migrations.js';
+import {
+  ERASE_ASSIGNMENTS,
+  ERASED_ERROR_CLASS,
   OUTBOX_TABLE,
-  schemaSql,
   SELECT_JOINED,
   SUBMISSIONS_TABLE,
   toRecord,
@@ -17,11 +24,10 @@ import type {
   InsertOutcome,
   ListFilter,
   NewSubmission,
+  ReleaseResult,
   RequeueResult,
   SubmissionStore,
 } from './types.js';
-
-const SCHEMA = schemaSql('INTEGER');
 
 /**
  * SQLite store for a single instance. WAL lets the CLI read while the server writes;
@@ -42,7 +48,21 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec(SCHEMA);
+  // One BEGIN IMMEDIATE transaction: a second process opening the file waits, then finds it done.
+  db.immediate(() => {
+    db.exec(MIGRATIONS_TABLE_SQL('INTEGER'));
+    const applied = db.prepare<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`).all();
+    const record = db.prepare(
+      `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at_ms) VALUES (?, ?, ?)`,
+    );
+    for (const migration of pendingMigrations(
+      SQLITE_MIGRATIONS,
+      applied.map((row) => Number(row.version)),
+    )) {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, Date.now());
+    }
+  });
   const pragma = (name: string): unknown => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
 
   const byId = db.prepare<SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);
@@ -52,14 +72,35 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   );
   const insertSubmission = db.prepare(
     `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
-       user_agent, idempotency_key, fingerprint, request_hash)
+       user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason)
      VALUES (@id, @kind, @receivedAtMs, @provider, @fields, @requestId, @clientIp, @userAgent, @idempotencyKey,
-       @fingerprint, @requestHash)`,
+       @fingerprint, @requestHash, @quarantineReason)`,
   );
   const insertOutbox = db.prepare(
     `INSERT INTO ${OUTBOX_TABLE} (submission_id, provider, state, attempts, next_attempt_at_ms, lease_token,
        lease_until_ms, updated_at_ms)
-     VALUES (?, ?, 'pending', 1, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const releaseRow = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = ?, lease_token = NULL,
+       lease_until_ms = NULL, updated_at_ms = ?
+     WHERE submission_id = ? AND state = 'quarantine'`,
+  );
+  const eraseDeliveredRows = db.prepare(
+    `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '@now')}
+     WHERE erased_at_ms IS NULL AND id IN (SELECT submission_id FROM ${OUTBOX_TABLE}
+       WHERE state = 'delivered' AND delivered_at_ms < @before)`,
+  );
+  const idsByEmail = db.prepare<{ id: string }>(
+    `SELECT id FROM ${SUBMISSIONS_TABLE} WHERE lower(json_extract(fields, '$.email')) = lower(?) ORDER BY id`,
+  );
+  const eraseRow = db.prepare(
+    `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '@now')} WHERE id = @id`,
+  );
+  const cancelErased = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'dead', last_error = ?, next_attempt_at_ms = NULL, lease_token = NULL,
+       lease_until_ms = NULL, updated_at_ms = ?
+     WHERE submission_id = ? AND state IN ('pending', 'quarantine')`,
   );
   const dueRows = db.prepare<{ submission_id: string; provider: string; attempts: number }>(
     `SELECT submission_id, provider, attempts FROM ${OUTBOX_TABLE}
@@ -102,12 +143,15 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
     });
     if (submission.outbox) {
       const { provider, leaseToken, leaseUntilMs } = submission.outbox;
+      const held = submission.quarantineReason !== null;
       insertOutbox.run(
         submission.id,
         provider,
-        submission.receivedAtMs,
-        leaseToken,
-        leaseUntilMs,
+        held ? 'quarantine' : 'pending',
+        held ? 0 : 1,
+        held ? null : submission.receivedAtMs,
+        held ? null : leaseToken,
+        held ? null : leaseUntilMs,
         submission.receivedAtMs,
       );
     }
@@ -138,6 +182,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       if (!row) return { id, requeued: false, reason: 'unknown' };
       if (row.state === null) return { id, requeued: false, reason: 'no-delivery' };
       if (row.state === 'delivered') return { id, requeued: false, reason: 'delivered' };
+      if (row.state === 'quarantine') return { id, requeued: false, reason: 'quarantined' };
       requeueRow.run(nowMs, nowMs, id);
       return { id, requeued: true };
     });
@@ -165,6 +210,10 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
         where.push('s.kind = ?');
         params.push(filter.kind);
       }
+      if (filter.email !== undefined) {
+        where.push("lower(json_extract(s.fields, '$.email')) = lower(?)");
+        params.push(filter.email);
+      }
       if (filter.state === 'none') where.push('o.submission_id IS NULL');
       else if (filter.state) {
         where.push('o.state = ?');
@@ -184,6 +233,27 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
         .immediate(() => requeue(ids, nowMs))
         .filter((result) => result.requeued)
         .map((result) => result.id);
+    },
+    release: async (ids, nowMs) =>
+      db.immediate(() =>
+        ids.map((id): ReleaseResult => {
+          if (releaseRow.run(nowMs, nowMs, id).changes === 1) return { id, released: true };
+          return { id, released: false, reason: byId.get(id) ? 'not-quarantined' : 'unknown' };
+        }),
+      ),
+    eraseDelivered: async (deliveredBeforeMs, nowMs) =>
+      db.immediate(() => eraseDeliveredRows.run({ now: nowMs, before: deliveredBeforeMs }).changes),
+    eraseByEmail: async (email, nowMs) =>
+      db.immediate(() => {
+        const ids = idsByEmail.all(email).map((row) => row.id);
+        for (const id of ids) {
+          cancelErased.run(ERASED_ERROR_CLASS, nowMs, id);
+          eraseRow.run({ id, now: nowMs });
+        }
+        return ids;
+      }),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
     },
     close: async () => db.close(),
   };
