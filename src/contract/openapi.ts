@@ -248,6 +248,35 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 };
 
+const FORM_TRAP_PARAMETERS = [
+  {
+    name: 'Form-Honeypot',
+    in: 'header',
+    required: false,
+    description:
+      'Sent by this site’s own forms: `1` when the form’s hidden honeypot field was filled (people never ' +
+      'see it; form-filling bots do). API clients do not send it.',
+    schema: { type: 'string', enum: ['1'] },
+  },
+  {
+    name: 'Form-Fill-Ms',
+    in: 'header',
+    required: false,
+    description:
+      'Sent by this site’s own forms: milliseconds between the form being shown and sent. API clients do ' +
+      'not send it.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+];
+
+/** What the spam traps do, in the operations' descriptions. */
+const FORM_TRAPS =
+  'Spam traps of the site’s forms: a submission with `Form-Honeypot: 1`, or with a `Form-Fill-Ms` below the ' +
+  'site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, never ' +
+  'dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
+  '`delivered: false`, the same as any submission the provider has not yet confirmed. Requests without these ' +
+  'headers (agents, servers) are never quarantined.';
+
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
   content: Object.fromEntries(FORM_AND_JSON.map((type) => [type, { schema: ref(schemaName), example }])),
@@ -359,9 +388,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
-            SUBMISSION_RULES,
+            `${SUBMISSION_RULES}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('LeadRequest', {
             name: 'Dana Reyes',
             email: 'dana.reyes@sponsor.example',
@@ -393,9 +422,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}`,
+            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('SuggestionRequest', {
             companyType: 'cro',
             persona: 'study-start-up',

@@ -26,6 +26,7 @@ export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
 export { openSubmissionStore, MIGRATIONS_TABLE } from './store/index.js';
 export { describeError, errorClassOf } from './errors.js';
+export { quarantineReasonOf, type FormTrapSignals } from './quarantine.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
