@@ -26,6 +26,7 @@ async function cli(args: string[]) {
   return { code: await runSubmissions(args, io), out, err };
 }
 
+// eslint-disable-next-line no-control-regex -- the test looks for exactly these characters
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
 
 describe('personal data lifecycle', () => {
