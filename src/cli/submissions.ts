@@ -262,6 +262,7 @@ const REASONS = {
   delivered: 'already delivered',
   'no-delivery': 'stored without delivery (provider none); nothing to send',
   'not-quarantined': 'not in quarantine',
+  erased: 'its personal data was erased; there is nothing to send',
   quarantined: 'in quarantine; use "submissions release" after checking it',
 } as const;
 

@@ -33,6 +33,8 @@ export class DeliveryEngine {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private running = false;
+  /** Whether the last poll failed: a database outage is logged when it starts and ends, not every poll. */
+  private pollFailing = false;
 
   constructor(private readonly options: DeliveryEngineOptions) {
     this.leaseMs = 2 * options.config.attemptTimeoutMs + 1_000;
@@ -80,9 +82,21 @@ export class DeliveryEngine {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.polling = this.pollOnce().then(
-        (count) => this.schedule(count === BATCH_SIZE ? 0 : this.options.config.pollIntervalMs),
+        (count) => {
+          if (this.pollFailing) {
+            this.pollFailing = false;
+            this.options.logger.info('delivery worker reads the outbox again');
+          }
+          this.schedule(count === BATCH_SIZE ? 0 : this.options.config.pollIntervalMs);
+        },
         (error: unknown) => {
-          this.options.logger.warn(describeError(error), 'delivery worker could not poll the outbox');
+          if (!this.pollFailing) {
+            this.pollFailing = true;
+            this.options.logger.warn(
+              describeError(error),
+              'delivery worker cannot read the outbox; it keeps trying every poll interval',
+            );
+          }
           this.schedule(this.options.config.pollIntervalMs);
         },
       );

@@ -366,6 +366,12 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       expect(await store.eraseByEmail(waiting.fields.email!, base + 4_000)).toEqual([waiting.id]);
       expect((await store.get(waiting.id))!.delivery).toMatchObject({ state: 'dead', lastError: 'erased' });
       expect(await store.eraseByEmail('nobody@example.com', base + 5_000)).toEqual([]);
+      // An erased dead letter is never requeued: it would send an empty record.
+      expect(await store.requeue([waiting.id], base + 6_000)).toEqual([
+        { id: waiting.id, requeued: false, reason: 'erased' },
+      ]);
+      expect(await store.requeueAllDead(base + 6_000)).not.toContain(waiting.id);
+      expect((await store.get(waiting.id))!.delivery).toMatchObject({ state: 'dead' });
     });
 
     it('answers a ping', async () => {

@@ -302,6 +302,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           if (!row) results.push({ id, requeued: false, reason: 'unknown' });
           else if (row.state === null) results.push({ id, requeued: false, reason: 'no-delivery' });
           else if (row.state === 'delivered') results.push({ id, requeued: false, reason: 'delivered' });
+          else if (row.erased_at_ms !== null) results.push({ id, requeued: false, reason: 'erased' });
           else if (row.state === 'quarantine') results.push({ id, requeued: false, reason: 'quarantined' });
           else {
             await client.query(
@@ -322,7 +323,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const result = await pool.query<{ submission_id: string }>(
         `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = $1, lease_token = NULL,
            lease_until_ms = NULL, updated_at_ms = $1
-         WHERE state = 'dead' RETURNING submission_id`,
+         WHERE state = 'dead' AND submission_id IN (SELECT id FROM ${SUBMISSIONS_TABLE} WHERE erased_at_ms IS NULL)
+         RETURNING submission_id`,
         [nowMs],
       );
       return result.rows.map((row) => row.submission_id).sort();

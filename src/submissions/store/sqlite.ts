@@ -122,7 +122,8 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
      WHERE submission_id = ? AND state IN ('pending', 'dead')`,
   );
   const deadIds = db.prepare<{ submission_id: string }>(
-    `SELECT submission_id FROM ${OUTBOX_TABLE} WHERE state = 'dead' ORDER BY submission_id`,
+    `SELECT o.submission_id FROM ${OUTBOX_TABLE} o JOIN ${SUBMISSIONS_TABLE} s ON s.id = o.submission_id
+     WHERE o.state = 'dead' AND s.erased_at_ms IS NULL ORDER BY o.submission_id`,
   );
 
   const insert = (submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
@@ -182,6 +183,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       if (!row) return { id, requeued: false, reason: 'unknown' };
       if (row.state === null) return { id, requeued: false, reason: 'no-delivery' };
       if (row.state === 'delivered') return { id, requeued: false, reason: 'delivered' };
+      if (row.erased_at_ms !== null) return { id, requeued: false, reason: 'erased' };
       if (row.state === 'quarantine') return { id, requeued: false, reason: 'quarantined' };
       requeueRow.run(nowMs, nowMs, id);
       return { id, requeued: true };

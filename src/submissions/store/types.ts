@@ -65,7 +65,8 @@ export type ReleaseResult = {
 export type RequeueResult = {
   id: string;
   requeued: boolean;
-  reason?: 'unknown' | 'delivered' | 'no-delivery' | 'quarantined';
+  /** `erased`: its personal fields were erased; there is nothing left to send. */
+  reason?: 'unknown' | 'delivered' | 'no-delivery' | 'quarantined' | 'erased';
 };
 
 /**
