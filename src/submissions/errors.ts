@@ -46,6 +46,11 @@ const SOCKET_MEANINGS: Readonly<Record<string, string>> = {
   EHOSTUNREACH: 'database host unreachable',
 };
 
+/** Codes of this program's own errors. */
+const OWN_MEANINGS: Readonly<Record<string, string>> = {
+  schema_not_ready: 'the database schema is still being checked or migrated',
+};
+
 /** The pg driver raises these without a code; their texts are fixed strings of the driver. */
 const DRIVER_MESSAGES: readonly [RegExp, string, string][] = [
   [/^Connection terminated unexpectedly/, 'connection_terminated', 'the database connection was cut'],
@@ -72,7 +77,7 @@ export function describeError(error: unknown): ErrorDescription {
   if (error && typeof error === 'object') {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code)) {
-      const meaning = SQLSTATE_MEANINGS[code] ?? SOCKET_MEANINGS[code];
+      const meaning = SQLSTATE_MEANINGS[code] ?? SOCKET_MEANINGS[code] ?? OWN_MEANINGS[code];
       return meaning ? { errorClass: code, errorMeaning: meaning } : { errorClass: code };
     }
     const message = (error as { message?: unknown }).message;

@@ -207,6 +207,33 @@ describe('three instances on PostgreSQL through faulty connections', () => {
     await instance.exit;
   });
 
+  it('starts while the database hangs, and answers writes within the timeouts until it answers again', async () => {
+    const proxy = await new FaultProxy(PG_TARGET, 'hang').start();
+    proxies.push(proxy);
+    const instance = serve('hung-start', proxy, envFor(proxy));
+    instances.push(instance);
+    const url = await instance.url;
+    expect((await fetch(`${url}/ask?query=security`)).status).toBe(200);
+    expect(await readiness(url)).toMatch(/^503 \(submissions database: /);
+    const started = performance.now();
+    const refused = await fetch(`${url}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Hung Start', email: 'hung@faults.example' }),
+    });
+    expect(refused.status).toBe(500);
+    expect(performance.now() - started).toBeLessThan(RESPONSE_BOUND_MS);
+    proxy.restore();
+    await waitFor(
+      'ready once the database answers',
+      async () => (await readiness(url)).startsWith('200'),
+      15_000,
+    );
+    instance.killedOnPurpose = true;
+    instance.process.kill('SIGTERM');
+    await instance.exit;
+  });
+
   it(
     'loses nothing and crashes nothing through cut connections, a hanging database and kill -9',
     { timeout: 240_000 },

@@ -23,6 +23,15 @@ import type {
   SubmissionStore,
 } from './types.js';
 
+/** The schema was not confirmed up to date in time (the check or a migration is still running). */
+export class SchemaNotReadyError extends Error {
+  readonly code = 'schema_not_ready';
+  constructor() {
+    super('The database schema is still being checked or migrated');
+    this.name = 'SchemaNotReadyError';
+  }
+}
+
 /** Arbitrary constant naming "frontdoor schema set-up" among advisory locks. */
 const MIGRATION_LOCK = 0x46d00001;
 
@@ -103,7 +112,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const migrate = () =>
     transaction(
       async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        // Another instance may hold the lock for as long as its migration runs.
+        await client.query({
+          text: 'SELECT pg_advisory_xact_lock($1)',
+          values: [MIGRATION_LOCK],
+          query_timeout: MIGRATION_TIMEOUT_MS,
+        } as pg.QueryConfig);
         if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         await client.query(MIGRATIONS_TABLE_SQL('BIGINT'));
         const applied = await client.query<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`);
@@ -125,17 +139,41 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     );
 
   let schemaReady: Promise<void> | null = null;
+  let schemaDone = false;
   /** The schema is checked once per process, and again after a failed check. */
   const ready = (): Promise<void> =>
     (schemaReady ??= migrate().then(
-      (applied) => options.onMigrated?.(applied),
+      (applied) => {
+        schemaDone = true;
+        options.onMigrated?.(applied);
+      },
       (error: unknown) => {
         schemaReady = null;
         throw error;
       },
     ));
+  /**
+   * What a request waits for the schema: no longer than for one ordinary statement, so a database
+   * that hangs (or a long migration by another instance) gives a prompt 500, not a request held
+   * for minutes; the check itself goes on in the background.
+   */
+  const schemaBudgetMs = (options.connectTimeoutMs ?? 5_000) + queryTimeoutMs;
+  const readyInTime = async (): Promise<void> => {
+    if (schemaDone) return;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        ready(),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new SchemaNotReadyError()), schemaBudgetMs);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   // Try now, so a reachable database is ready before the first request; failure is not fatal.
-  await ready().catch(() => undefined);
+  await readyInTime().catch(() => undefined);
 
   const one = async (client: pg.PoolClient | pg.Pool, sql: string, params: unknown[]) =>
     (await client.query<SubmissionRow>(sql, params)).rows[0];
@@ -143,7 +181,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   return {
     kind: 'postgres',
     insert: async (submission, duplicateSinceMs) => {
-      await ready();
+      await readyInTime();
       return transaction(async (client): Promise<InsertOutcome> => {
         // Keys are locked in a fixed order (idempotency key, then fingerprint): no deadlock.
         if (submission.idempotencyKey !== null) {
@@ -212,7 +250,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     claimDue: async ({ nowMs, limit, leaseUntilMs, leaseToken }) => {
-      await ready();
+      await readyInTime();
       const leased = await pool.query<{ submission_id: string; provider: string; attempts: number }>(
         `UPDATE ${OUTBOX_TABLE} o
          SET lease_token = $1, lease_until_ms = $2, attempts = o.attempts + 1, updated_at_ms = $3
@@ -242,7 +280,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     complete: async (id, leaseToken, update) => {
-      await ready();
+      await readyInTime();
       const columns = updateColumns(update);
       const result = await pool.query(
         `UPDATE ${OUTBOX_TABLE} SET state = $3, next_attempt_at_ms = $4, last_error = $5, delivered_at_ms = $6,
@@ -262,13 +300,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     get: async (id) => {
-      await ready();
+      await readyInTime();
       const row = await one(pool, `${SELECT_JOINED} WHERE s.id = $1`, [id]);
       return row ? toRecord(row) : null;
     },
 
     list: async (filter) => {
-      await ready();
+      await readyInTime();
       const where: string[] = [];
       const params: unknown[] = [];
       if (filter.kind) {
@@ -294,7 +332,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     requeue: async (ids, nowMs) => {
-      await ready();
+      await readyInTime();
       return transaction(async (client) => {
         const results: RequeueResult[] = [];
         for (const id of ids) {
@@ -319,7 +357,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     requeueAllDead: async (nowMs) => {
-      await ready();
+      await readyInTime();
       const result = await pool.query<{ submission_id: string }>(
         `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = $1, lease_token = NULL,
            lease_until_ms = NULL, updated_at_ms = $1
@@ -331,7 +369,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     release: async (ids, nowMs) => {
-      await ready();
+      await readyInTime();
       const results: ReleaseResult[] = [];
       for (const id of ids) {
         const released = await pool.query(
@@ -350,7 +388,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     eraseDelivered: async (deliveredBeforeMs, nowMs) => {
-      await ready();
+      await readyInTime();
       const result = await pool.query(
         `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '$1')}
          WHERE erased_at_ms IS NULL AND id IN (SELECT submission_id FROM ${OUTBOX_TABLE}
@@ -361,7 +399,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     eraseByEmail: async (email, nowMs) => {
-      await ready();
+      await readyInTime();
       return transaction(async (client) => {
         const matched = await client.query<{ id: string }>(
           `SELECT id FROM ${SUBMISSIONS_TABLE} WHERE lower(fields::jsonb->>'email') = lower($1) ORDER BY id FOR UPDATE`,
@@ -384,7 +422,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
 
     ping: async () => {
-      await ready();
+      await readyInTime();
       await pool.query('SELECT 1');
     },
 
