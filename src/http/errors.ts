@@ -8,7 +8,7 @@ import {
   validationErrorBody,
   type ErrorBody,
 } from '../contract/index.js';
-import { FORM_TYPE, InvalidJsonError, JSON_TYPE } from './body-parsers.js';
+import { BodyRefusedError, FORM_TYPE, InvalidJsonError, JSON_TYPE } from './body-parsers.js';
 
 /**
  * How a route answers its errors. The marketing routes use the spec's Error envelope; /ask answers
@@ -71,6 +71,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitBytes: numb
     const accepted = request.routeOptions.config?.accepts ?? [JSON_TYPE, FORM_TYPE];
     if (error instanceof InvalidJsonError)
       return sendError(request, reply, 400, invalidJsonBody(error.message));
+    if (error instanceof BodyRefusedError)
+      return sendError(request, reply, 400, validationErrorBody([error.problem]));
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(request, reply, 413, payloadTooLargeBody(bodyLimitBytes));
