@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import { loadConfig, type ConfigSource } from '../config/index.js';
-import { openSubmissionStore, type SubmissionStore } from '../submissions/index.js';
-import { singleLine } from '../submissions/message.js';
+import {
+  escapeForTerminal,
+  escapeJsonForTerminal,
+  openSubmissionStore,
+  type SubmissionStore,
+} from '../submissions/index.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/types.js';
 
 const USAGE = `Usage:
@@ -137,11 +141,12 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
   records.forEach((record, index) => {
     lines.push(line(rows[index]!));
     if (showContact) {
-      // One line per field, control characters flattened so a value cannot forge table rows.
+      // One line per field; control, separator and bidi characters shown as \uXXXX, so a value
+      // cannot forge table rows, move the cursor or reorder what the operator reads.
       for (const [key, value] of Object.entries(record.fields))
-        lines.push(`    ${key}: ${singleLine(value)}`);
+        lines.push(`    ${escapeForTerminal(key)}: ${escapeForTerminal(value)}`);
       lines.push(
-        `    client: ${record.clientIp}${record.userAgent ? ` (${singleLine(record.userAgent)})` : ''}`,
+        `    client: ${escapeForTerminal(record.clientIp)}${record.userAgent ? ` (${escapeForTerminal(record.userAgent)})` : ''}`,
       );
     }
   });
@@ -185,10 +190,12 @@ export async function runSubmissions(args: string[], io: CliIo = defaultIo()): P
           });
           if (options.json)
             io.out(
-              `${JSON.stringify(
-                records.map((record) => summary(record, options.showContact)),
-                null,
-                2,
+              `${escapeJsonForTerminal(
+                JSON.stringify(
+                  records.map((record) => summary(record, options.showContact)),
+                  null,
+                  2,
+                ),
               )}\n`,
             );
           else if (records.length === 0) io.out('No submissions match.\n');

@@ -1,4 +1,5 @@
 import sonicBoom from 'sonic-boom';
+import { escapeJsonForTerminal } from '../submissions/index.js';
 
 // sonic-boom is CommonJS: its class is the default export's `SonicBoom` property.
 const { SonicBoom } = sonicBoom;
@@ -64,7 +65,9 @@ export class LogDestination {
     });
   }
 
-  write(line: string): boolean {
+  write(text: string): boolean {
+    // Submitted text (a name, a User-Agent) must not drive the terminal an operator tails the log in.
+    const line = escapeJsonForTerminal(text);
     this.lineDropped = false;
     const more = this.boom.write(line);
     if (!this.lineDropped) this.accepted += Buffer.byteLength(line);

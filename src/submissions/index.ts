@@ -24,6 +24,7 @@ export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
 export { openSubmissionStore } from './store/index.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
+export { escapeForTerminal, escapeJsonForTerminal, multiLine, singleLine } from './safe-text.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
