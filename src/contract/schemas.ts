@@ -25,6 +25,15 @@ export function StringEnum<const T extends readonly string[]>(
 
 export const MAX_QUERY_LENGTH = 1000;
 
+/**
+ * Most fields a form body may carry. The largest form has a dozen fields; the cap stops a body of
+ * thousands of tiny fields before any work per field is done beyond counting them.
+ */
+export const MAX_FORM_FIELDS = 64;
+
+/** Seconds a client is asked to wait when this instance is shutting down (another one answers). */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
 /** Identical content within this window is one submission (a double click, a resent form). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 

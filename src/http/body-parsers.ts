@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FieldProblem } from '../contract/index.js';
+import { MAX_FORM_FIELDS, type FieldProblem } from '../contract/index.js';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/**
- * Most fields a form body may carry. The largest form has a dozen fields; the cap stops a body of
- * thousands of tiny fields before any work per field is done beyond counting them.
- */
-export const MAX_FORM_FIELDS = 64;
+export { MAX_FORM_FIELDS };
 
 /** Marks a JSON syntax error so the error handler answers INVALID_JSON. */
 export class InvalidJsonError extends Error {
