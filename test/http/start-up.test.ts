@@ -98,6 +98,20 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
     expectFatalJson(server.stdout(), 78, 'PORT');
   });
 
+  it('CRM_WEBHOOK_URL with credentials is refused at start-up', async () => {
+    const server = serve({
+      PORT: '0',
+      LEAD_DELIVERY: 'crm',
+      CRM_WEBHOOK_URL: 'https://user:s3cret@crm.example.com/hooks',
+      CRM_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    });
+    running.push(server.child);
+    expect(await server.exit).toBe(78);
+    expect(server.stderr()).toContain('CRM_WEBHOOK_URL must not contain a user name or password');
+    expect(server.stdout() + server.stderr()).not.toContain('s3cret');
+    expectFatalJson(server.stdout(), 78, 'CRM_WEBHOOK_URL');
+  });
+
   it('a configuration error is a JSON line too', async () => {
     const server = serve({ LEAD_DELIVERY: 'carrier-pigeon', PORT: '0' });
     running.push(server.child);
