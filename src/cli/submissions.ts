@@ -150,7 +150,27 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
       );
     }
   });
+  const hints = [...new Set(records.map((record) => record.delivery?.lastError ?? ''))]
+    .map((errorClass) => [errorClass, hintFor(errorClass)] as const)
+    .filter(([, hint]) => hint !== null)
+    .map(([errorClass, hint]) => `  ${errorClass}: ${hint}`);
+  if (hints.length > 0) lines.push('', 'What the last errors mean:', ...hints);
   return `${lines.join('\n')}\n`;
+}
+
+/** What an operator can do about a stored error class (the classes are codes, never submitted text). */
+export function hintFor(errorClass: string): string | null {
+  if (/^http_3\d\d$/.test(errorClass))
+    return 'the webhook answered with a redirect, which is not followed (signed personal data goes only to the configured URL): set CRM_WEBHOOK_URL to the final address, restart, then run `frontdoor submissions retry --dead`.';
+  if (errorClass === 'http_401' || errorClass === 'http_403')
+    return 'the webhook refused the signature: make CRM_WEBHOOK_SECRET equal to the secret the receiver checks, restart, then retry.';
+  if (errorClass === 'http_404' || errorClass === 'http_410')
+    return 'the webhook URL does not exist: correct CRM_WEBHOOK_URL, restart, then retry.';
+  if (/^smtp_5\d\d$/.test(errorClass))
+    return 'the mail relay refused the message: check MAIL_FROM and the recipients with the relay operator, then retry.';
+  if (errorClass.startsWith('log_'))
+    return 'the server log could not be written (a full or broken disk?): free space where stdout goes; the worker retries by itself.';
+  return null;
 }
 
 const REASONS = {

@@ -42,6 +42,18 @@ describe('LogDestination', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"msg":"one"}\n{"msg":"two"}\n');
   });
 
+  it('writes C1 and bidi controls of logged values as JSON escapes (inert in a terminal, equal once parsed)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    const userAgent = 'Mozilla \u009b2J\u0085\u202eevil\u2028';
+    pino({}, destination).info({ userAgent }, 'request');
+    expect(await flushed(destination)).toBeNull();
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain('Mozilla \\u009b2J\\u0085\\u202eevil\\u2028');
+    expect(written.trimEnd()).not.toMatch(/[\p{Cc}\u2028\u202e]/u);
+    expect(JSON.parse(written).userAgent).toBe(userAgent);
+  });
+
   it('reports ENOSPC instead of looping, keeps serving writes, and drops beyond its buffer', async () => {
     const destination = new LogDestination(open('/dev/full'), 1024);
     destination.write('{"msg":"lost"}\n');

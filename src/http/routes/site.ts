@@ -30,6 +30,7 @@ import type { SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from './submissions.js';
+import { clientAddress } from '../client-address.js';
 
 const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
 
@@ -97,7 +98,7 @@ function metaOf(request: FastifyRequest): SubmissionMeta {
   const userAgent = request.headers['user-agent'];
   return {
     requestId: request.id,
-    clientIp: request.ip,
+    clientIp: clientAddress(request),
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey: undefined,
   };

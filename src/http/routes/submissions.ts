@@ -12,6 +12,7 @@ import { IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissi
 import type { AppContext } from '../app.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
+import { clientAddress } from '../client-address.js';
 
 const validateLead = createValidator(LeadRequestSchema);
 const validateSuggestion = createValidator(SuggestionRequestSchema);
@@ -73,7 +74,7 @@ function metaOf(request: FastifyRequest, idempotencyKey: string | undefined): Su
   const userAgent = request.headers['user-agent'];
   return {
     requestId: request.id,
-    clientIp: request.ip,
+    clientIp: clientAddress(request),
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey,
   };

@@ -32,9 +32,24 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
     disableUrlAccess: true,
   } as SMTPTransport.Options);
 
+  /**
+   * Sends cut off by the attempt's time cap, by submission id. The relay may still answer 250
+   * afterwards (the message was sent, only the reply was late): the next attempt takes that
+   * answer instead of sending the message again.
+   */
+  const unsettled = new Map<string, Promise<AttemptResult>>();
+
   return {
     name: 'email-service',
     deliver: async (submission, _attempt, signal) => {
+      const previous = unsettled.get(submission.id);
+      if (previous) {
+        const earlier = await Promise.race([previous, aborted(signal)]);
+        if (earlier === TIMED_OUT)
+          return { outcome: 'retry', errorClass: 'previous_send_pending', retryAfterMs: null };
+        unsettled.delete(submission.id);
+        if (earlier.outcome === 'delivered') return earlier;
+      }
       const email = submission.fields.email;
       const replyName = submission.kind === 'lead' ? contactName(submission) : '';
       const replyTo = email && isEmailAddress(email) ? { name: replyName, address: email } : undefined;
@@ -52,15 +67,30 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
         })
         .then((): AttemptResult => ({ outcome: 'delivered' }), classifySmtpError);
       // The socket timeout only measures silence; a relay trickling bytes is cut off here.
-      return Promise.race([sending, aborted(signal)]);
+      const result = await Promise.race([sending, aborted(signal)]);
+      if (result !== TIMED_OUT) return result;
+      unsettled.set(submission.id, sending);
+      // Forgotten after a while if no later attempt asks (the row was completed elsewhere).
+      setTimeout(() => unsettled.delete(submission.id), UNSETTLED_MEMORY_MS).unref();
+      return result;
     },
     close: async () => transport.close(),
   };
 }
 
+/** How long the late answer of a cut-off send is kept for the next attempt. */
+const UNSETTLED_MEMORY_MS = 60 * 60 * 1000;
+
+/** The result of an attempt cut off by its time cap (one object, so it can be told apart). */
+const TIMED_OUT: AttemptResult = Object.freeze({
+  outcome: 'retry',
+  errorClass: 'timeout',
+  retryAfterMs: null,
+});
+
 function aborted(signal: AbortSignal): Promise<AttemptResult> {
   return new Promise((resolve) => {
-    const done = () => resolve({ outcome: 'retry', errorClass: 'timeout', retryAfterMs: null });
+    const done = () => resolve(TIMED_OUT);
     if (signal.aborted) done();
     else signal.addEventListener('abort', done, { once: true });
   });
