@@ -34,8 +34,8 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
 
   /**
    * Sends cut off by the attempt's time cap, by submission id. The relay may still answer 250
-   * afterwards (the message was sent, only the reply was late): the next attempt takes that
-   * answer instead of sending the message again.
+   * afterwards (the message was sent, only the reply was late): the next attempt waits for that
+   * answer first (within its own cap) and sends the message again only if it was not a 250.
    */
   const unsettled = new Map<string, Promise<AttemptResult>>();
 
@@ -44,11 +44,10 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
     deliver: async (submission, _attempt, signal) => {
       const previous = unsettled.get(submission.id);
       if (previous) {
-        const earlier = await Promise.race([previous, aborted(signal)]);
-        if (earlier === TIMED_OUT)
-          return { outcome: 'retry', errorClass: 'previous_send_pending', retryAfterMs: null };
+        // Waited for during one attempt only: a send that never settles must not block the next.
         unsettled.delete(submission.id);
-        if (earlier.outcome === 'delivered') return earlier;
+        const earlier = await Promise.race([previous, aborted(signal)]);
+        if (earlier.outcome === 'delivered' || signal.aborted) return earlier;
       }
       const email = submission.fields.email;
       const replyName = submission.kind === 'lead' ? contactName(submission) : '';
