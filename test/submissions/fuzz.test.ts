@@ -154,6 +154,13 @@ describe('hardening shapes over the socket', () => {
     },
   );
 
+  it('a 64 KB body of one repeated key sent to /ask is refused before any work per field', async () => {
+    const repeated = Array.from({ length: 16_000 }, () => 'a=1').join('&');
+    const answer = await fetch(`${server.url}/ask`, { method: 'POST', headers: FORM, body: repeated });
+    expect(answer.status).toBe(400);
+    expect((await answer.text()).length).toBeLessThan(4096);
+  });
+
   it.each(PATHS_AND_FORMS)(
     'a form body of thousands of distinct fields is refused with a short answer (%s)',
     async (route) => {
