@@ -105,7 +105,7 @@ describe('faulty peers', () => {
         LEAD_MAIL_TO: 'sales@example.com',
         DELIVERY_ATTEMPT_TIMEOUT_MS: '500',
         DELIVERY_INLINE_BUDGET_MS: '100',
-        DELIVERY_MAX_ATTEMPTS: '3',
+        DELIVERY_MAX_ATTEMPTS: '5',
       },
     });
     const answer = await post(server.url, '/api/leads', 'json', {

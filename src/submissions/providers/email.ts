@@ -34,19 +34,22 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
 
   /**
    * Sends cut off by the attempt's time cap, by submission id. The relay may still answer 250
-   * afterwards (the message was sent, only the reply was late): the next attempt waits for that
-   * answer first (within its own cap) and sends the message again only if it was not a 250.
+   * afterwards (the message was sent, only the reply was late): later attempts wait for that answer
+   * (each within its own cap) instead of sending the message again, for at most
+   * LATE_ANSWER_ATTEMPTS attempt durations; after that the send is given up and the message resent.
    */
-  const unsettled = new Map<string, Promise<AttemptResult>>();
+  const unsettled = new Map<string, { sending: Promise<AttemptResult>; startedAtMs: number }>();
+  const lateAnswerWindowMs = LATE_ANSWER_ATTEMPTS * options.attemptTimeoutMs;
 
   return {
     name: 'email-service',
     deliver: async (submission, _attempt, signal) => {
       const previous = unsettled.get(submission.id);
-      if (previous) {
-        // Waited for during one attempt only: a send that never settles must not block the next.
+      if (previous && Date.now() - previous.startedAtMs > lateAnswerWindowMs) unsettled.delete(submission.id);
+      else if (previous) {
+        const earlier = await Promise.race([previous.sending, aborted(signal)]);
+        if (earlier === TIMED_OUT) return TIMED_OUT;
         unsettled.delete(submission.id);
-        const earlier = await Promise.race([previous, aborted(signal)]);
         if (earlier.outcome === 'delivered' || signal.aborted) return earlier;
       }
       const email = submission.fields.email;
@@ -68,17 +71,20 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
       // The socket timeout only measures silence; a relay trickling bytes is cut off here.
       const result = await Promise.race([sending, aborted(signal)]);
       if (result !== TIMED_OUT) return result;
-      unsettled.set(submission.id, sending);
-      // Forgotten after a while if no later attempt asks (the row was completed elsewhere).
-      setTimeout(() => unsettled.delete(submission.id), UNSETTLED_MEMORY_MS).unref();
+      const entry = { sending, startedAtMs: Date.now() };
+      unsettled.set(submission.id, entry);
+      // Forgotten if no later attempt asks (the row was completed elsewhere).
+      setTimeout(() => {
+        if (unsettled.get(submission.id) === entry) unsettled.delete(submission.id);
+      }, lateAnswerWindowMs + options.attemptTimeoutMs).unref();
       return result;
     },
     close: async () => transport.close(),
   };
 }
 
-/** How long the late answer of a cut-off send is kept for the next attempt. */
-const UNSETTLED_MEMORY_MS = 60 * 60 * 1000;
+/** How many attempt durations a cut-off send's late answer is waited for before resending. */
+const LATE_ANSWER_ATTEMPTS = 4;
 
 /** The result of an attempt cut off by its time cap (one object, so it can be told apart). */
 const TIMED_OUT: AttemptResult = Object.freeze({
