@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/index.js';
-import { createLogger, startServer } from '../http/server.js';
+import { createLogger, LogDestination, startServer, type RunningServer } from '../http/server.js';
 
 const USAGE = `Usage: frontdoor <command>
 
@@ -15,10 +15,58 @@ Commands:
   help                          show this text
 `;
 
+/** Writes to stderr without ever throwing: on a full disk the message is lost, not the exit code. */
+function writeStderr(text: string): void {
+  try {
+    process.stderr.write(text);
+  } catch {
+    // stderr on a full or closed file: nothing better can be done.
+  }
+}
+
+/**
+ * `serve`: every line on stdout is JSON, fatal ones included; a fatal start-up problem is also
+ * written to stderr in words (exit 78 for configuration, as sysexits' EX_CONFIG). The log is
+ * asynchronous and drained (for at most two seconds, so a full disk cannot hold the exit) before
+ * the process ends.
+ */
 async function serve(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger(config);
-  const server = await startServer(config, logger);
+  const destination = new LogDestination(1);
+  let logger = createLogger({ logLevel: 'info' }, destination);
+  process.stderr.on('error', () => undefined);
+  let exiting = false;
+  const exit = (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    void destination.drain(2_000).then(() => process.exit(code));
+  };
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception; exiting');
+    writeStderr(`frontdoor: uncaught exception: ${error.stack ?? error.message}\n`);
+    exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.fatal({ err: reason }, 'unhandled promise rejection; exiting');
+    writeStderr(`frontdoor: unhandled promise rejection: ${String(reason)}\n`);
+    exit(1);
+  });
+
+  let server: RunningServer;
+  try {
+    const config = loadConfig();
+    logger = createLogger(config, destination);
+    server = await startServer(config, logger);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger.fatal({ problems: error.problems, exitCode: 78 }, 'invalid configuration; not starting');
+      writeStderr(`${error.message}\n`);
+      return exit(78);
+    }
+    logger.fatal({ err: error, exitCode: 1 }, 'start-up failed');
+    writeStderr(`frontdoor could not start: ${(error as Error)?.stack ?? String(error)}\n`);
+    return exit(1);
+  }
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -28,10 +76,10 @@ async function serve(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close().then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   };

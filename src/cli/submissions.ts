@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { loadConfig, type ConfigSource } from '../config/index.js';
-import { openSubmissionStore, type SubmissionStore } from '../submissions/index.js';
-import { singleLine } from '../submissions/message.js';
+import {
+  escapeForTerminal,
+  escapeJsonForTerminal,
+  openSubmissionStore,
+  singleLine,
+  type SubmissionStore,
+} from '../submissions/index.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/types.js';
 
 const USAGE = `Usage:
@@ -168,14 +173,20 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
   records.forEach((record, index) => {
     lines.push(line(rows[index]!));
     if (showContact) {
-      // One line per field, control characters flattened so a value cannot forge table rows.
+      // One line per field; control, separator and bidi characters shown as \uXXXX, so a value
+      // cannot forge table rows, move the cursor or reorder what the operator reads.
       for (const [key, value] of Object.entries(record.fields))
-        lines.push(`    ${key}: ${singleLine(value)}`);
+        lines.push(`    ${escapeForTerminal(key)}: ${escapeForTerminal(value)}`);
       lines.push(
-        `    client: ${record.clientIp}${record.userAgent ? ` (${singleLine(record.userAgent)})` : ''}`,
+        `    client: ${escapeForTerminal(record.clientIp)}${record.userAgent ? ` (${escapeForTerminal(record.userAgent)})` : ''}`,
       );
     }
   });
+  const hints = [...new Set(records.map((record) => record.delivery?.lastError ?? ''))]
+    .map((errorClass) => [errorClass, hintFor(errorClass)] as const)
+    .filter(([, hint]) => hint !== null)
+    .map(([errorClass, hint]) => `  ${errorClass}: ${hint}`);
+  if (hints.length > 0) lines.push('', 'What the last errors mean:', ...hints);
   return `${lines.join('\n')}\n`;
 }
 
@@ -241,7 +252,8 @@ const EXPORT_COLUMNS = Object.keys(exportRow(EMPTY_RECORD)).filter(
 
 function exportText(records: SubmissionRecord[], format: 'csv' | 'jsonl'): string {
   const rows = records.map(exportRow);
-  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+  if (format === 'jsonl')
+    return rows.map((row) => `${escapeJsonForTerminal(JSON.stringify(row))}\n`).join('');
   const lines = [[...EXPORT_COLUMNS, ...FIELD_COLUMNS].join(',')];
   for (const row of rows)
     lines.push(
@@ -256,6 +268,21 @@ function exportText(records: SubmissionRecord[], format: 'csv' | 'jsonl'): strin
 
 /** Largest export: every submission a site keeps (the list command has its own, smaller limit). */
 const EXPORT_LIMIT = 10_000_000;
+
+/** What an operator can do about a stored error class (the classes are codes, never submitted text). */
+export function hintFor(errorClass: string): string | null {
+  if (/^http_3\d\d$/.test(errorClass))
+    return 'the webhook answered with a redirect, which is not followed (signed personal data goes only to the configured URL): set CRM_WEBHOOK_URL to the final address, restart, then run `frontdoor submissions retry --dead`.';
+  if (errorClass === 'http_401' || errorClass === 'http_403')
+    return 'the webhook refused the signature: make CRM_WEBHOOK_SECRET equal to the secret the receiver checks, restart, then retry.';
+  if (errorClass === 'http_404' || errorClass === 'http_410')
+    return 'the webhook URL does not exist: correct CRM_WEBHOOK_URL, restart, then retry.';
+  if (/^smtp_5\d\d$/.test(errorClass))
+    return 'the mail relay refused the message: check MAIL_FROM and the recipients with the relay operator, then retry.';
+  if (errorClass.startsWith('log_'))
+    return 'the server log could not be written (a full or broken disk?): free space where stdout goes; the worker retries by itself.';
+  return null;
+}
 
 const REASONS = {
   unknown: 'no submission has this id',
@@ -298,10 +325,12 @@ export async function runSubmissions(args: string[], io: CliIo = defaultIo()): P
           });
           if (options.json)
             io.out(
-              `${JSON.stringify(
-                records.map((record) => summary(record, options.showContact)),
-                null,
-                2,
+              `${escapeJsonForTerminal(
+                JSON.stringify(
+                  records.map((record) => summary(record, options.showContact)),
+                  null,
+                  2,
+                ),
               )}\n`,
             );
           else if (records.length === 0) io.out('No submissions match.\n');

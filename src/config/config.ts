@@ -336,6 +336,11 @@ function checkWebhookUrl(raw: string, problems: string[]): void {
     );
     return;
   }
+  // fetch refuses URLs with credentials, so every delivery would fail; the secret is the credential.
+  if (url.username !== '' || url.password !== '')
+    problems.push(
+      'CRM_WEBHOOK_URL must not contain a user name or password: remove them from the URL; the receiver authenticates deliveries by their signature (CRM_WEBHOOK_SECRET).',
+    );
   // Plain http is allowed only to this machine (a local relay or a test receiver): leads are personal data.
   const local = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !local)

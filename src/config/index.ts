@@ -8,3 +8,4 @@ export type {
   DeliveryRoute,
 } from './config.js';
 export { BUNDLED_CONTENT_DIR, PACKAGE_ROOT } from './paths.js';
+export { checkDataDir, listenError } from './start-up.js';

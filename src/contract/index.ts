@@ -2,7 +2,13 @@ export * from './personas.js';
 export * from './schemas.js';
 export * from './nlweb.js';
 export * from './errors.js';
-export { createValidator, describeFixes, describeProblems, isEmailAddress } from './validation.js';
+export {
+  createValidator,
+  describeFixes,
+  describeProblems,
+  isEmailAddress,
+  MAX_REPORTED_PROBLEMS,
+} from './validation.js';
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
 export { buildOpenApiDocument } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';

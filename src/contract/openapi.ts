@@ -1,5 +1,12 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DUPLICATE_WINDOW_MS, MARKETING_COMPONENTS, MAX_QUERY_LENGTH } from './schemas.js';
+import {
+  DUPLICATE_WINDOW_MS,
+  MARKETING_COMPONENTS,
+  MAX_FORM_FIELDS,
+  MAX_QUERY_LENGTH,
+  SHUTDOWN_RETRY_AFTER_SECONDS,
+} from './schemas.js';
+import { MAX_REPORTED_PROBLEMS } from './validation.js';
 import {
   ASK_STREAM_DEFAULTS,
   DEFAULT_MAX_RESULTS,
@@ -48,8 +55,9 @@ const SSE_FRAMING =
 function bodyLimitNote(limit: number): string {
   return (
     `Bodies larger than ${limit} bytes are refused with 413 PAYLOAD_TOO_LARGE. In a form-encoded body an empty ` +
-    'field counts as not supplied, and a repeated field is refused. Any other content type is refused with ' +
-    '400 VALIDATION_ERROR.'
+    `field counts as not supplied, and a repeated field, or more than ${MAX_FORM_FIELDS} fields, is refused. ` +
+    'Any other content type, or a `charset` other than UTF-8, is refused with 400 VALIDATION_ERROR. An error ' +
+    `names at most ${MAX_REPORTED_PROBLEMS} problems and says how many more there are.`
   );
 }
 
@@ -92,6 +100,24 @@ function marketingErrors(limit: number) {
         'Retry-After': {
           description: 'Seconds to wait before sending the request again.',
           schema: { type: 'integer', const: SUBMISSION_RETRY_AFTER_SECONDS },
+        },
+      },
+    },
+    '503': {
+      ...jsonError(
+        'INTERNAL_ERROR: this instance is shutting down; nothing was stored. Retry after `Retry-After`.',
+        {
+          ok: false,
+          error: 'Service unavailable',
+          code: 'INTERNAL_ERROR',
+          message: 'This server is shutting down and did not handle the request; nothing was stored.',
+          resolution: `Send the request again in ${SHUTDOWN_RETRY_AFTER_SECONDS} seconds.`,
+        },
+      ),
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before sending the request again.',
+          schema: { type: 'integer', minimum: 1 },
         },
       },
     },
@@ -305,7 +331,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         'approval of the exact data before calling them.\n\n' +
         'Errors of the /api operations use the `Error` envelope. Status codes: INVALID_JSON 400, ' +
         'VALIDATION_ERROR 400, PAYLOAD_TOO_LARGE 413, INTERNAL_ERROR 500, ENDPOINT_NOT_FOUND 404 for an unknown ' +
-        'path and 405 (with an `Allow` header) for a known path with another method. /ask answers its errors ' +
+        'path and 405 (with an `Allow` header) for a known path with another method. A path with a malformed ' +
+        'percent-escape, a malformed request, headers that are too large (431) or a request not received in ' +
+        'time (408) get the same envelope; during shutdown every path answers 503 with `Retry-After`. ' +
+        '/ask answers its errors ' +
         'with an NLWeb response whose text item says what to fix.\n\n' +
         'A 2xx from a submission means it is durably stored; `delivered` says whether the configured provider ' +
         'already confirmed delivery, and undelivered submissions are retried with exponential backoff.',

@@ -25,6 +25,15 @@ export function StringEnum<const T extends readonly string[]>(
 
 export const MAX_QUERY_LENGTH = 1000;
 
+/**
+ * Most fields a form body may carry. The largest form has a dozen fields; the cap stops a body of
+ * thousands of tiny fields before any work per field is done beyond counting them.
+ */
+export const MAX_FORM_FIELDS = 64;
+
+/** Seconds a client is asked to wait when this instance is shutting down (another one answers). */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
+
 /** Identical content within this window is one submission (a double click, a resent form). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -38,32 +47,60 @@ const personaRule = (companyTypes: readonly (keyof typeof PERSONAS_BY_COMPANY_TY
     then: { properties: { persona: { enum: [...PERSONAS_BY_COMPANY_TYPE[companyType]] } } },
   }));
 
-/** At least one visible character: a value of only spaces does not count as supplied. */
-const VISIBLE = '\\S';
+/**
+ * At least one letter or digit: a value of only spaces, punctuation or invisible characters
+ * (zero-width spaces, bidi marks) does not count as supplied.
+ */
+const VISIBLE = '[\\p{L}\\p{N}]';
+
+/** One line without control characters (NUL, tabs, line breaks, C1 controls, line separators). */
+/** Protocol-relative (`//host`) and backslash (`/\\host`) forms, which start with a slash but leave the site. */
+export const NOT_A_PATH = '^/[/\\\\]';
+
+const SINGLE_LINE = '^[^\\p{Cc}\\u2028\\u2029]*$';
 
 export const LeadRequestSchema = Type.Object(
   {
     name: Type.Optional(
       Type.String({
         maxLength: 200,
+        pattern: SINGLE_LINE,
         description: 'Full contact name. Required unless both firstName and lastName are supplied.',
       }),
     ),
     firstName: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Supply together with lastName when name is omitted.' }),
+      Type.String({
+        maxLength: 100,
+        pattern: SINGLE_LINE,
+        description: 'Supply together with lastName when name is omitted.',
+      }),
     ),
     lastName: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Supply together with firstName when name is omitted.' }),
+      Type.String({
+        maxLength: 100,
+        pattern: SINGLE_LINE,
+        description: 'Supply together with firstName when name is omitted.',
+      }),
     ),
     email: Type.String({ format: 'email', maxLength: 200, description: 'Work email for the reply.' }),
-    company: Type.Optional(Type.String({ maxLength: 200, description: 'Company or organization name.' })),
-    role: Type.Optional(Type.String({ maxLength: 100, description: 'Job role or title.' })),
+    company: Type.Optional(
+      Type.String({ maxLength: 200, pattern: SINGLE_LINE, description: 'Company or organization name.' }),
+    ),
+    role: Type.Optional(
+      Type.String({ maxLength: 100, pattern: SINGLE_LINE, description: 'Job role or title.' }),
+    ),
     message: Type.Optional(
       Type.String({ maxLength: 4000, description: 'What the contact wants to evaluate or solve.' }),
     ),
-    teamSize: Type.Optional(Type.String({ maxLength: 50, description: 'Approximate team size.' })),
+    teamSize: Type.Optional(
+      Type.String({ maxLength: 50, pattern: SINGLE_LINE, description: 'Approximate team size.' }),
+    ),
     timeline: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Expected evaluation or buying timeline.' }),
+      Type.String({
+        maxLength: 100,
+        pattern: SINGLE_LINE,
+        description: 'Expected evaluation or buying timeline.',
+      }),
     ),
     companyType: Type.Optional(CompanyTypeSchema),
     persona: Type.Optional(
@@ -77,7 +114,11 @@ export const LeadRequestSchema = Type.Object(
       Type.String({
         maxLength: 300,
         pattern: '^/',
-        description: 'Same-site path where the request originated (starts with a slash).',
+        // Browsers read `//host/x` and `/\\host` as another site: a path, not an address.
+        not: { pattern: NOT_A_PATH },
+        description:
+          'Same-site path where the request originated (starts with a slash). A second slash or a ' +
+          'backslash after the first (`//host/x`, `/\\host`) is refused: browsers read those as another site.',
       }),
     ),
   },
@@ -113,7 +154,7 @@ export const SuggestionRequestSchema = Type.Object(
       maxLength: 1000,
       pattern: VISIBLE,
       description:
-        'The protocol-derived document or workflow output requested (2 to 1000 characters, not only white space).',
+        'The protocol-derived document or workflow output requested (2 to 1000 characters, with at least one letter or digit).',
     }),
     email: Type.Optional(
       Type.String({ format: 'email', maxLength: 200, description: 'Work email for follow-up.' }),

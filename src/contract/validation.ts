@@ -62,6 +62,14 @@ const PATTERN_WORDS: Record<string, { message: string; fix: string }> = {
     fix: 'start it with "/solutions/", e.g. /solutions/cros',
   },
   '\\S': { message: 'must not be empty or only white space', fix: 'enter some text' },
+  '[\\p{L}\\p{N}]': {
+    message: 'must contain a letter or a digit (not only spaces or invisible characters)',
+    fix: 'enter some text',
+  },
+  '^[^\\p{Cc}\\u2028\\u2029]*$': {
+    message: 'must be one line without control characters (line breaks, tabs, NUL)',
+    fix: 'remove the line breaks and control characters',
+  },
 };
 
 function describeValue(value: unknown): string {
@@ -129,7 +137,7 @@ function toProblems(errors: ErrorObject[], data: unknown, rootField: string): Fi
         break;
       }
       case 'additionalProperties': {
-        const extra = String(params.additionalProperty);
+        const extra = String(params.additionalProperty).slice(0, 100);
         add({
           field: field === rootField ? extra : `${field}.${extra}`,
           message: 'is not a recognised field',
@@ -194,13 +202,13 @@ function toProblems(errors: ErrorObject[], data: unknown, rootField: string): Fi
           const companyType = String(valueAt(data, '/companyType'));
           add({
             field,
-            message: `"${String(value)}" is not a persona of companyType "${companyType}"`,
+            message: `${quoted(value)} is not a persona of companyType ${quoted(companyType)}`,
             fix: `choose one of: ${allowed.join(', ')}`,
           });
         } else {
           add({
             field,
-            message: `"${String(value)}" is not an allowed value`,
+            message: `${quoted(value)} is not an allowed value`,
             fix: `choose one of: ${allowed.join(', ')}`,
           });
         }
@@ -211,6 +219,14 @@ function toProblems(errors: ErrorObject[], data: unknown, rootField: string): Fi
           field,
           message: `must be ${JSON.stringify(params.allowedValue)}`,
           fix: 'send that exact value',
+        });
+        break;
+      case 'not':
+        // The contract's one `not` rule: sourcePage's protocol-relative and backslash forms.
+        add({
+          field,
+          message: 'must be a path on this site, not another site (//host or /\\host)',
+          fix: 'send a path such as /demo',
         });
         break;
       case 'minItems':
@@ -232,6 +248,28 @@ function valueAt(data: unknown, pointer: string): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return current;
+}
+
+/** Problems reported in one answer: a body of thousands of unknown fields gets a short answer. */
+export const MAX_REPORTED_PROBLEMS = 10;
+
+function boundProblems(problems: FieldProblem[], rootField: string): FieldProblem[] {
+  if (problems.length <= MAX_REPORTED_PROBLEMS) return problems;
+  const more = problems.length - MAX_REPORTED_PROBLEMS;
+  return [
+    ...problems.slice(0, MAX_REPORTED_PROBLEMS),
+    {
+      field: rootField,
+      message: `has ${more} more problem${more === 1 ? '' : 's'} not listed here`,
+      fix: 'correct the fields above and send again to see the rest',
+    },
+  ];
+}
+
+/** A submitted value quoted in a message, cut short so an answer never echoes a long value. */
+function quoted(value: unknown): string {
+  const text = String(value);
+  return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 }
 
 export interface Validator<S extends TSchema> {
@@ -259,7 +297,10 @@ export function createValidator<S extends TSchema>(schema: S, rootField = 'body'
         ],
       };
     }
-    return { ok: false, problems: toProblems(compiled.errors ?? [], data, rootField) };
+    return {
+      ok: false,
+      problems: boundProblems(toProblems(compiled.errors ?? [], data, rootField), rootField),
+    };
   };
   return Object.assign(validate, { schema });
 }

@@ -8,7 +8,14 @@ import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
-import { registerErrorHandling } from './errors.js';
+import {
+  createClientErrorHandler,
+  createFrameworkErrorHandler,
+  registerErrorHandling,
+  sendError,
+  SHUTDOWN_RETRY_AFTER_SECONDS,
+  shuttingDownBody,
+} from './errors.js';
 import { parseQueryString } from './query-string.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
@@ -57,7 +64,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    return503OnClosing: true,
+    // During shutdown the onRequest hook below answers 503 with the envelope and the headers.
+    return503OnClosing: false,
+    frameworkErrors: createFrameworkErrorHandler(config.publicBaseUrl),
+    clientErrorHandler: createClientErrorHandler(config.publicBaseUrl),
     serverFactory: (handler) => {
       const server = createServer(
         { headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
@@ -77,6 +87,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerBodyParsers(app);
   registerSecurityHeaders(app, config.publicBaseUrl);
   registerErrorHandling(app, config.bodyLimitBytes);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    reply.header('retry-after', String(SHUTDOWN_RETRY_AFTER_SECONDS)).header('connection', 'close');
+    void sendError(request, reply, 503, shuttingDownBody());
+  });
 
   registerHealthRoutes(app, context);
 

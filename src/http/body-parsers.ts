@@ -1,7 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_FORM_FIELDS, type FieldProblem } from '../contract/index.js';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+export { MAX_FORM_FIELDS };
 
 /** Marks a JSON syntax error so the error handler answers INVALID_JSON. */
 export class InvalidJsonError extends Error {
@@ -12,15 +15,31 @@ export class InvalidJsonError extends Error {
   }
 }
 
+/** A body refused before validation (repeated or too many form fields, a charset other than UTF-8). */
+export class BodyRefusedError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly problem: FieldProblem) {
+    super(`${problem.field} ${problem.message}`);
+    this.name = 'BodyRefusedError';
+  }
+}
+
+export type FormParseResult =
+  { ok: true; fields: Record<string, string> } | { ok: false; problem: FieldProblem };
+
 /**
  * Body parsers for the two accepted content types. JSON.parse creates `__proto__` as a plain own
  * property (it never sets the prototype), so such keys reach the schema and are refused there as
- * unknown fields. Form bodies keep repeated keys as arrays (refused by the schema as "sent more
- * than once") and drop empty fields, because a blank form input means "not supplied".
+ * unknown fields. Both refuse a declared charset other than UTF-8 rather than misread the bytes.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    const charset = charsetProblem(request);
+    if (charset) {
+      done(new BodyRefusedError(charset), undefined);
+      return;
+    }
     const text = body as string;
     if (text.trim() === '') {
       done(new InvalidJsonError('the body is empty'), undefined);
@@ -32,19 +51,86 @@ export function registerBodyParsers(app: FastifyInstance): void {
       done(new InvalidJsonError((error as Error).message), undefined);
     }
   });
-  app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-    done(null, parseFormBody(body as string));
+  app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    const charset = charsetProblem(request);
+    if (charset) {
+      done(new BodyRefusedError(charset), undefined);
+      return;
+    }
+    const parsed = parseFormBody(body as string);
+    if (parsed.ok) done(null, parsed.fields);
+    else done(new BodyRefusedError(parsed.problem), undefined);
   });
 }
 
-export function parseFormBody(text: string): Record<string, string | string[]> {
-  const entries = new Map<string, string | string[]>();
-  for (const [key, value] of new URLSearchParams(text)) {
-    if (value === '') continue;
-    const previous = entries.get(key);
-    if (previous === undefined) entries.set(key, value);
-    else entries.set(key, Array.isArray(previous) ? [...previous, value] : [previous, value]);
+/** The declared charset, when it is not UTF-8 (`utf-7` or `utf-16` bytes must not be read as UTF-8). */
+function charsetProblem(request: FastifyRequest): FieldProblem | null {
+  const header = request.headers['content-type'] ?? '';
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header);
+  if (!match) return null;
+  const charset = match[1]!.toLowerCase();
+  if (charset === 'utf-8' || charset === 'utf8') return null;
+  return {
+    field: 'Content-Type',
+    message: `declares charset "${charset.slice(0, 40)}", which is not accepted`,
+    fix: 'encode the body as UTF-8 and send charset=utf-8 (or no charset)',
+  };
+}
+
+/**
+ * Parses `a=1&b=2` in one pass over the text: each field is cut out with indexOf and decoded once,
+ * so the work is linear in the body size. More than `maxFields` fields, or a field sent twice, is
+ * refused at once (no form here sends a key twice), before the rest of the body is decoded. Empty
+ * values are dropped, because a blank form input means "not supplied".
+ */
+export function parseFormBody(text: string, maxFields = MAX_FORM_FIELDS): FormParseResult {
+  // A null-prototype object: a "__proto__" key stays data and never sets a prototype.
+  const fields = Object.create(null) as Record<string, string>;
+  let count = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('&', start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      count += 1;
+      if (count > maxFields)
+        return {
+          ok: false,
+          problem: {
+            field: 'body',
+            message: `has more than ${maxFields} form fields`,
+            fix: 'send only the fields listed in /openapi.json, each once',
+          },
+        };
+      const pair = text.slice(start, end);
+      const equals = pair.indexOf('=');
+      const key = decodeFormComponent(equals === -1 ? pair : pair.slice(0, equals));
+      const value = equals === -1 ? '' : decodeFormComponent(pair.slice(equals + 1));
+      if (Object.hasOwn(fields, key))
+        return {
+          ok: false,
+          problem: {
+            field: key.slice(0, 100),
+            message: 'was sent more than once',
+            fix: 'send the field once',
+          },
+        };
+      // An empty value still claims its key, so `a=&a=x` is a repeat too.
+      fields[key] = value;
+    }
+    start = end + 1;
   }
-  // fromEntries defines own properties, so a "__proto__" key stays data and never sets a prototype.
-  return Object.fromEntries(entries);
+  // fromEntries defines own properties, so "__proto__" stays data here too.
+  return { ok: true, fields: Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')) };
+}
+
+/** Form decoding as browsers do it: `+` is a space; a malformed escape is kept as written (as URLSearchParams). */
+function decodeFormComponent(raw: string): string {
+  const spaced = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return new URLSearchParams(`x=${raw}`).get('x') ?? spaced;
+  }
 }

@@ -1,14 +1,18 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  errorBody,
   endpointNotFoundBody,
   internalErrorBody,
   invalidJsonBody,
   payloadTooLargeBody,
+  SHUTDOWN_RETRY_AFTER_SECONDS,
   unsupportedMediaTypeBody,
   validationErrorBody,
   type ErrorBody,
 } from '../contract/index.js';
-import { FORM_TYPE, InvalidJsonError, JSON_TYPE } from './body-parsers.js';
+import { BodyRefusedError, FORM_TYPE, InvalidJsonError, JSON_TYPE } from './body-parsers.js';
+import { securityHeaders } from './security-headers.js';
 
 /**
  * How a route answers its errors. The marketing routes use the spec's Error envelope; /ask answers
@@ -71,6 +75,8 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitBytes: numb
     const accepted = request.routeOptions.config?.accepts ?? [JSON_TYPE, FORM_TYPE];
     if (error instanceof InvalidJsonError)
       return sendError(request, reply, 400, invalidJsonBody(error.message));
+    if (error instanceof BodyRefusedError)
+      return sendError(request, reply, 400, validationErrorBody([error.problem]));
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(request, reply, 413, payloadTooLargeBody(bodyLimitBytes));
@@ -138,4 +144,91 @@ export function wantsHtml(request: FastifyRequest): boolean {
   if (path.startsWith('/api/') || path === '/ask') return false;
   const accept = request.headers.accept ?? '';
   return accept.includes('text/html');
+}
+
+export { SHUTDOWN_RETRY_AFTER_SECONDS };
+
+export function shuttingDownBody(): ErrorBody {
+  return errorBody(
+    'INTERNAL_ERROR',
+    'Service unavailable',
+    'This server is shutting down and did not handle the request; nothing was stored.',
+    `Send the request again in ${SHUTDOWN_RETRY_AFTER_SECONDS} seconds.`,
+  );
+}
+
+/**
+ * Errors the router raises before any route runs (Fastify's `frameworkErrors`): a path with a
+ * malformed percent-escape or an over-long parameter. Answered with the envelope and without
+ * echoing the path; this reply skips the onSend hooks, so the security headers are set here.
+ */
+export function createFrameworkErrorHandler(publicBaseUrl: string) {
+  const headers = securityHeaders(publicBaseUrl);
+  const problems = {
+    malformed: {
+      field: 'path',
+      message: 'holds a malformed percent-escape',
+      fix: 'percent-encode the path as UTF-8, e.g. %C3%A9 for é',
+    },
+    tooLong: {
+      field: 'path',
+      message: 'is too long',
+      fix: 'use a path listed in /sitemap.xml or /openapi.json',
+    },
+  };
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    request.log.info({ err: { code: error.code } }, 'request refused by the router');
+    const problem = error.code === 'FST_ERR_BAD_URL' ? problems.malformed : problems.tooLong;
+    reply.headers(headers);
+    return sendError(request, reply, 400, validationErrorBody([problem]));
+  };
+}
+
+/**
+ * Node's own client errors (a malformed request line or header, headers too large, a request that
+ * timed out) never reach Fastify: they are answered here on the socket, with the envelope and the
+ * security headers, then the connection is closed.
+ */
+export function createClientErrorHandler(publicBaseUrl: string) {
+  const headers = Object.entries(securityHeaders(publicBaseUrl))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    let status = 400;
+    let body = validationErrorBody([
+      {
+        field: 'request',
+        message: 'is not a valid HTTP request',
+        fix: 'send a well-formed HTTP/1.1 request',
+      },
+    ]);
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+      status = 408;
+      body = errorBody(
+        'VALIDATION_ERROR',
+        'Request timeout',
+        'The request was not received in time.',
+        'Send the whole request (headers and body) without pauses.',
+      );
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      status = 431;
+      body = errorBody(
+        'VALIDATION_ERROR',
+        'Request header fields too large',
+        'The request headers are larger than this server accepts.',
+        'Send fewer or shorter headers (cookies included).',
+      );
+    }
+    const json = JSON.stringify(body);
+    const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[
+      status
+    ];
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+          `content-length: ${Buffer.byteLength(json)}\r\ncache-control: no-store\r\nconnection: close\r\n${headers}\r\n${json}`,
+      );
+    socket.destroy(error);
+  };
 }

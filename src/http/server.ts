@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
-import type { Config } from '../config/index.js';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { checkDataDir, listenError, type Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
+import { LogDestination } from './log-destination.js';
+
+export { LogDestination, LogWriteError } from './log-destination.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -14,19 +17,28 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Personal data never reaches the log through request records; delivery logs name ids only. */
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization'], remove: true },
-    serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({
-        method: req.method,
-        url: req.url,
-        id: req.id,
-      }),
+/**
+ * Personal data never reaches the log through request records; delivery logs name ids only. The
+ * destination is asynchronous (see log-destination.ts): stdout unless a test passes its own stream.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination: DestinationStream = new LogDestination(1),
+): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.cookie', 'req.headers.authorization'], remove: true },
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: req.url,
+          id: req.id,
+        }),
+      },
     },
-  });
+    destination,
+  );
 }
 
 export interface AppContextOptions {
@@ -67,10 +79,17 @@ export async function startServer(
   logger: Logger = createLogger(config),
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
+  if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
   const context = await createAppContext(config, logger);
   const { site, submissions } = context;
   const app = await buildApp(context);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await submissions.close();
+    throw listenError(error, config.host, config.port);
+  }
   submissions.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,3 +1,4 @@
+import { multiLine, singleLine } from './safe-text.js';
 import type { SubmissionKind, SubmissionRecord } from './types.js';
 
 /** Field order and labels in e-mails: the contact first, the free text last. */
@@ -30,13 +31,10 @@ const EVENT_TYPES: Record<SubmissionKind, string> = {
   suggestion: 'suggestion.created',
 };
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+/** The free-text fields, which keep their line breaks; every other field is one line everywhere. */
+const MULTI_LINE_FIELDS = new Set(['message', 'suggestion']);
 
-/** Control characters would let a value start a new header line or confuse a terminal. */
-export function singleLine(value: string): string {
-  return value.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
-}
+export { singleLine };
 
 export function escapeHtml(value: string): string {
   return value
@@ -47,10 +45,17 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/**
+ * The fields in e-mail order, made safe to show: a line break in a name or company cannot start a
+ * forged `Bcc:` line, and bidi controls cannot reorder what the reader sees.
+ */
 export function labelledFields(submission: SubmissionRecord): [string, string][] {
   return FIELD_LABELS[submission.kind]
     .filter(([key]) => submission.fields[key] !== undefined)
-    .map(([key, label]) => [label, submission.fields[key]!]);
+    .map(([key, label]) => {
+      const value = submission.fields[key]!;
+      return [label, MULTI_LINE_FIELDS.has(key) ? multiLine(value) : singleLine(value)];
+    });
 }
 
 /** The contact's display name: `name`, else first and last name. */
@@ -73,7 +78,8 @@ export function emailSubject(submission: SubmissionRecord): string {
 export function emailText(submission: SubmissionRecord): string {
   const title = submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
   const lines = labelledFields(submission).map(([label, value]) =>
-    value.includes('\n') ? `${label}:\n${value}` : `${label}: ${value}`,
+    // Free text is indented under its label, so a line in it cannot pass for a field of its own.
+    value.includes('\n') ? `${label}:\n${value.replace(/^/gm, '  ')}` : `${label}: ${value}`,
   );
   return [
     `${title} (submission ${submission.id})`,

@@ -89,6 +89,16 @@ describe('configuration', () => {
     expect(problemsOf({ CRM_WEBHOOK_SECRET: `whsec_${Buffer.alloc(8).toString('base64')}` })).toHaveLength(1);
   });
 
+  it('refuses a webhook URL with credentials, without repeating the password', () => {
+    for (const url of ['https://user:s3cret@crm.example.com/h', 'https://token@crm.example.com/h']) {
+      const problems = problemsOf({ CRM_WEBHOOK_URL: url });
+      expect(problems).toEqual([
+        'CRM_WEBHOOK_URL must not contain a user name or password: remove them from the URL; the receiver authenticates deliveries by their signature (CRM_WEBHOOK_SECRET).',
+      ]);
+      expect(problems.join(' ')).not.toContain('s3cret');
+    }
+  });
+
   it('normalises PUBLIC_BASE_URL and refuses relative ones', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://www.example.com/' }).publicBaseUrl).toBe(
       'https://www.example.com',

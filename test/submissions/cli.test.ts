@@ -62,7 +62,8 @@ describe('frontdoor submissions list', () => {
   it('shows ids, kinds, providers, states, attempts and error classes, without personal data', async () => {
     const { code, out } = await cli(['list']);
     expect(code).toBe(0);
-    const lines = out.trimEnd().split('\n');
+    const [rows, hints] = out.trimEnd().split('\n\n');
+    const lines = rows!.split('\n');
     expect(lines[0]).toMatch(
       /^ID\s+KIND\s+RECEIVED\s+PROVIDER\s+STATE\s+ATTEMPTS\s+NEXT ATTEMPT\s+LAST ERROR$/,
     );
@@ -71,6 +72,10 @@ describe('frontdoor submissions list', () => {
       expect(out).toMatch(new RegExp(`${id}\\s+lead\\s+\\S+Z\\s+crm\\s+dead\\s+1\\s+-\\s+http_410`));
     expect(out).toMatch(
       new RegExp(`${ids.suggestion}\\s+suggestion\\s+\\S+Z\\s+server-log\\s+none\\s+0\\s+-\\s+-`),
+    );
+    // Under the table: what the error classes shown mean, and what to do.
+    expect(hints).toBe(
+      'What the last errors mean:\n  http_410: the webhook URL does not exist: correct CRM_WEBHOOK_URL, restart, then retry.',
     );
     for (const secret of ['Ada', 'ada@', 'Bo Visitor', 'Secret suggestion', '127.0.0.1'])
       expect(out).not.toContain(secret);

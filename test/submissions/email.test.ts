@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SubmissionRecord } from '../../src/submissions/index.js';
+import { contactName, emailSubject, emailText } from '../../src/submissions/message.js';
 import { post } from './client.js';
 import { startTestServer, type TestServer } from './harness.js';
 import {
@@ -74,13 +76,12 @@ describe('email-service delivery to a real SMTP peer', () => {
     expect(html).toContain('Example &lt;Therapeutics&gt;');
     expect(html).not.toMatch(/<script|<b>|<Therapeutics>/);
     const text = mailPart(mail.raw, 'text/plain')!.replace(/\r\n/g, '\n');
-    expect(text).toContain('<script>alert("x")</script>\nSecond line & more');
+    expect(text).toContain('Message:\n  <script>alert("x")</script>\n  Second line & more');
     expect(text).toContain('Persona: medical-writing');
     expect(text).toContain(stored!.id);
   });
 
   it.each([
-    ['a CRLF header injection', 'Eve\r\nBcc: victim@evil.example\r\nX-Injected: yes'],
     ['a comma-separated address list', 'Eve, attacker@evil.example, <second@evil.example>'],
     ['a quoted address', '"x@evil.example" <y@evil.example>'],
   ])('a name carrying %s adds no recipient and no header', async (_label, name) => {
@@ -131,6 +132,58 @@ describe('email-service delivery to a real SMTP peer', () => {
     expect(mailPart(smtp.accepted[0]!.raw, 'text/plain')).toContain(
       'Suggestion: Budget negotiation worksheet from the schedule of assessments',
     );
+  });
+
+  it.each(['name', 'firstName', 'lastName', 'company'])(
+    'refuses a line break in %s (it could forge an E-mail: or Bcc: line in the body)',
+    async (field) => {
+      const { server, smtp } = await start();
+      const lead: Record<string, string> = { name: 'Eve', firstName: 'Eve', lastName: 'Example' };
+      lead[field] = 'Eve\r\nE-mail: forged@evil.example\nBcc: victim@evil.example';
+      const answer = await post(server.url, '/api/leads', 'form', { ...lead, email: 'eve@visitor.example' });
+      expect(answer.status).toBe(400);
+      expect(String(answer.body.message)).toContain(`${field} must be one line without control characters`);
+      expect(smtp.accepted).toEqual([]);
+    },
+  );
+
+  it('neutralises bidi controls in the Subject, the Reply-To name and the body; free text stays indented', async () => {
+    const { server, smtp } = await start();
+    const answer = await post(server.url, '/api/leads', 'json', {
+      name: 'Eve \u202egnp.exe\u202c Example',
+      company: 'Acme\u2066 Labs\u2069',
+      email: 'eve@visitor.example',
+      message: 'Hello\nE-mail: forged@evil.example\r\nBcc: victim@evil.example\u0085done',
+    });
+    expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: true });
+    const mail = smtp.accepted[0]!;
+    const [stored] = await server.submissions.store.list({ limit: 1 });
+    expect(emailSubject(stored!)).toBe('Demo request: Eve gnp.exe Example (Acme Labs)');
+    expect(contactName(stored!)).toBe('Eve gnp.exe Example');
+    const text = mailPart(mail.raw, 'text/plain')!.replace(/\r\n/g, '\n');
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0085]/u);
+    expect(text).toContain('Name: Eve gnp.exe Example\n');
+    expect(text).toContain(
+      'Message:\n  Hello\n  E-mail: forged@evil.example\n  Bcc: victim@evil.example done\n',
+    );
+    expect(text.split('\n').filter((line) => line.startsWith('E-mail:'))).toEqual([
+      'E-mail: eve@visitor.example',
+    ]);
+    // The raw headers carry neither the override nor its quoted-printable or UTF-8 form.
+    expect(mail.raw.split(/\r?\n\r?\n/)[0]).not.toMatch(/\u202e|=E2=80=AE|4oCu/i);
+  });
+
+  it('keeps single-line fields on one line in rows stored before the rule (defence in depth)', () => {
+    const record = {
+      id: 'old-row',
+      kind: 'lead',
+      receivedAtMs: Date.UTC(2026, 0, 5),
+      fields: { name: 'Eve\r\nBcc: victim@evil.example', email: 'eve@visitor.example', company: 'A\u2028B' },
+    } as unknown as SubmissionRecord;
+    const text = emailText(record);
+    expect(text).toContain('Name: Eve Bcc: victim@evil.example\n');
+    expect(text).toContain('Company: A B\n');
+    expect(text.split('\n').some((line) => line.startsWith('Bcc:'))).toBe(false);
   });
 
   it('writes no personal data to the log', async () => {

@@ -46,6 +46,8 @@ export interface SmtpPeer {
   onRecipient: (address: string) => SmtpReply;
   /** While true, new connections get no greeting (a hung relay). */
   hang: boolean;
+  /** Delay before the answer to DATA (a relay that says 250 late, after the message is in). */
+  dataReplyDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     onData: () => null,
     onRecipient: () => null,
     hang: false,
+    dataReplyDelayMs: 0,
     close: async () => undefined,
   };
   const options: SMTPServerOptions = {
@@ -93,11 +96,15 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
         };
         peer.received.push(mail);
         const reply = peer.onData(mail);
-        if (reply) callback(smtpError(reply));
-        else {
-          peer.accepted.push(mail);
-          callback();
-        }
+        const answer = () => {
+          if (reply) callback(smtpError(reply));
+          else {
+            peer.accepted.push(mail);
+            callback();
+          }
+        };
+        if (peer.dataReplyDelayMs > 0) setTimeout(answer, peer.dataReplyDelayMs);
+        else answer();
       });
     },
   };

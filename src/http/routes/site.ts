@@ -32,6 +32,7 @@ import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../su
 import type { AppContext } from '../app.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from './submissions.js';
+import { clientAddress } from '../client-address.js';
 
 const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
 
@@ -112,7 +113,7 @@ function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMet
   const quarantineReason = quarantineReasonOf({ honeypotFilled, fillMs: null }, 0);
   return {
     requestId: request.id,
-    clientIp: request.ip,
+    clientIp: clientAddress(request),
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey: undefined,
     ...(quarantineReason ? { quarantineReason } : {}),

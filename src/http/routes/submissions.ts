@@ -19,6 +19,7 @@ import {
 import type { AppContext } from '../app.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
+import { clientAddress } from '../client-address.js';
 
 const validateLead = createValidator(LeadRequestSchema);
 const validateSuggestion = createValidator(SuggestionRequestSchema);
@@ -93,7 +94,7 @@ function metaOf(
   const quarantineReason = quarantineReasonOf(formTrapSignals(request.headers), formMinFillMs);
   return {
     requestId: request.id,
-    clientIp: request.ip,
+    clientIp: clientAddress(request),
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey,
     ...(quarantineReason ? { quarantineReason } : {}),

@@ -32,9 +32,26 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
     disableUrlAccess: true,
   } as SMTPTransport.Options);
 
+  /**
+   * Sends cut off by the attempt's time cap, by submission id. The relay may still answer 250
+   * afterwards (the message was sent, only the reply was late): later attempts wait for that answer
+   * (each within its own cap) instead of sending the message again, for at most
+   * LATE_ANSWER_ATTEMPTS attempt durations; after that the send is given up and the message resent.
+   */
+  const unsettled = new Map<string, { sending: Promise<AttemptResult>; startedAtMs: number }>();
+  const lateAnswerWindowMs = LATE_ANSWER_ATTEMPTS * options.attemptTimeoutMs;
+
   return {
     name: 'email-service',
     deliver: async (submission, _attempt, signal) => {
+      const previous = unsettled.get(submission.id);
+      if (previous && Date.now() - previous.startedAtMs > lateAnswerWindowMs) unsettled.delete(submission.id);
+      else if (previous) {
+        const earlier = await Promise.race([previous.sending, aborted(signal)]);
+        if (earlier === TIMED_OUT) return TIMED_OUT;
+        unsettled.delete(submission.id);
+        if (earlier.outcome === 'delivered' || signal.aborted) return earlier;
+      }
       const email = submission.fields.email;
       const replyName = submission.kind === 'lead' ? contactName(submission) : '';
       const replyTo = email && isEmailAddress(email) ? { name: replyName, address: email } : undefined;
@@ -52,15 +69,33 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
         })
         .then((): AttemptResult => ({ outcome: 'delivered' }), classifySmtpError);
       // The socket timeout only measures silence; a relay trickling bytes is cut off here.
-      return Promise.race([sending, aborted(signal)]);
+      const result = await Promise.race([sending, aborted(signal)]);
+      if (result !== TIMED_OUT) return result;
+      const entry = { sending, startedAtMs: Date.now() };
+      unsettled.set(submission.id, entry);
+      // Forgotten if no later attempt asks (the row was completed elsewhere).
+      setTimeout(() => {
+        if (unsettled.get(submission.id) === entry) unsettled.delete(submission.id);
+      }, lateAnswerWindowMs + options.attemptTimeoutMs).unref();
+      return result;
     },
     close: async () => transport.close(),
   };
 }
 
+/** How many attempt durations a cut-off send's late answer is waited for before resending. */
+const LATE_ANSWER_ATTEMPTS = 4;
+
+/** The result of an attempt cut off by its time cap (one object, so it can be told apart). */
+const TIMED_OUT: AttemptResult = Object.freeze({
+  outcome: 'retry',
+  errorClass: 'timeout',
+  retryAfterMs: null,
+});
+
 function aborted(signal: AbortSignal): Promise<AttemptResult> {
   return new Promise((resolve) => {
-    const done = () => resolve({ outcome: 'retry', errorClass: 'timeout', retryAfterMs: null });
+    const done = () => resolve(TIMED_OUT);
     if (signal.aborted) done();
     else signal.addEventListener('abort', done, { once: true });
   });

@@ -1,0 +1,84 @@
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LogDestination } from '../../src/http/server.js';
+import { createLogProvider } from '../../src/submissions/providers/index.js';
+import type { SubmissionRecord } from '../../src/submissions/index.js';
+
+const fds: number[] = [];
+afterEach(() => {
+  for (const fd of fds.splice(0)) closeSync(fd);
+});
+const open = (path: string) => {
+  const fd = openSync(path, 'w');
+  fds.push(fd);
+  return fd;
+};
+const flushed = (destination: LogDestination) =>
+  new Promise<Error | null>((done) => destination.flush((error) => done(error ?? null)));
+
+const submission: SubmissionRecord = {
+  id: '0f6b3a52-8d0e-4c4a-9a55-6d1f7b6e0c11',
+  kind: 'lead',
+  receivedAtMs: Date.UTC(2026, 0, 5),
+  provider: 'log',
+  fields: { name: 'Dana Reyes', email: 'dana@example.com' },
+  requestId: 'r1',
+  clientIp: '127.0.0.1',
+  userAgent: null,
+  idempotencyKey: null,
+  delivery: null,
+} as unknown as SubmissionRecord;
+
+describe('LogDestination', () => {
+  it('reports a flush once the lines are in the file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    destination.write('{"msg":"one"}\n');
+    destination.write('{"msg":"two"}\n');
+    expect(await flushed(destination)).toBeNull();
+    expect(readFileSync(file, 'utf8')).toBe('{"msg":"one"}\n{"msg":"two"}\n');
+  });
+
+  it('writes C1 and bidi controls of logged values as JSON escapes (inert in a terminal, equal once parsed)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    const userAgent = 'Mozilla \u009b2J\u0085\u202eevil\u2028';
+    pino({}, destination).info({ userAgent }, 'request');
+    expect(await flushed(destination)).toBeNull();
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain('Mozilla \\u009b2J\\u0085\\u202eevil\\u2028');
+    expect(written.trimEnd()).not.toMatch(/[\p{Cc}\u2028\u202e]/u);
+    expect(JSON.parse(written).userAgent).toBe(userAgent);
+  });
+
+  it('reports ENOSPC instead of looping, keeps serving writes, and drops beyond its buffer', async () => {
+    const destination = new LogDestination(open('/dev/full'), 1024);
+    destination.write('{"msg":"lost"}\n');
+    const error = await flushed(destination);
+    expect((error as { code?: string }).code).toBe('ENOSPC');
+    expect(destination.stats.writeErrors).toBeGreaterThan(0);
+    for (let i = 0; i < 200; i += 1) destination.write(`{"msg":"line ${i}"}\n`);
+    expect(destination.stats.droppedLines).toBeGreaterThan(0);
+    expect(((await flushed(destination)) as { code?: string }).code).toBe('buffer_full');
+    await destination.drain(50); // bounded: returns although nothing can be written
+  });
+});
+
+describe('the log delivery provider', () => {
+  it('counts a line as delivered only once it is written', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const provider = createLogProvider(pino({ level: 'warn' }, new LogDestination(open(file))));
+    const result = await provider.deliver(submission, 1, AbortSignal.timeout(2000));
+    expect(result).toEqual({ outcome: 'delivered' });
+    expect(JSON.parse(readFileSync(file, 'utf8')).submissionId).toBe(submission.id);
+  });
+
+  it('answers retry when the disk is full (ENOSPC)', async () => {
+    const provider = createLogProvider(pino({}, new LogDestination(open('/dev/full'))));
+    const result = await provider.deliver(submission, 1, AbortSignal.timeout(2000));
+    expect(result).toEqual({ outcome: 'retry', errorClass: 'log_enospc', retryAfterMs: null });
+  });
+});
