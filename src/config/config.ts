@@ -44,6 +44,8 @@ export interface Config {
   };
   smtp: { url: string; from: string } | null;
   crm: { url: string; secret: string } | null;
+  /** The operators' listener (metrics, reports); null when METRICS_PORT is unset. */
+  admin: { host: string; port: number } | null;
 }
 
 /** Raised at start-up; every problem names the variable and says how to fix it. */
@@ -80,6 +82,9 @@ export const CONFIG_VARIABLES = {
   DELIVERY_RETRY_BASE_MS: 'First retry delay, doubled per attempt with jitter (default 5000).',
   DELIVERY_RETRY_MAX_MS: 'Longest retry delay (default 3600000).',
   DELIVERY_POLL_INTERVAL_MS: 'How often the worker looks for due deliveries (default 1000).',
+  METRICS_PORT:
+    'Port of the admin listener serving Prometheus metrics at /metrics (unset = no admin listener; must differ from PORT).',
+  METRICS_HOST: 'Interface the admin listener binds (default 127.0.0.1: keep it off the public network).',
   FRONTDOOR_CONFIG: 'Optional YAML or JSON file with any of these variables as keys; the environment wins.',
 } as const;
 
@@ -209,6 +214,17 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
       'DELIVERY_RETRY_MAX_MS is smaller than DELIVERY_RETRY_BASE_MS: raise it or lower the base.',
     );
 
+  const metricsPortRaw = read('METRICS_PORT');
+  let admin: Config['admin'] = null;
+  if (metricsPortRaw !== undefined) {
+    const metricsPort = integer('METRICS_PORT', 0, 0, 65535);
+    if (metricsPort !== 0 && metricsPort === port)
+      problems.push(
+        `METRICS_PORT=${metricsPort} is the public PORT: give the admin listener its own port (e.g. 9464).`,
+      );
+    admin = { host: read('METRICS_HOST') ?? '127.0.0.1', port: metricsPort };
+  }
+
   const config: Config = {
     port,
     host,
@@ -222,6 +238,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     delivery,
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
+    admin,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

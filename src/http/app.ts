@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
@@ -23,6 +24,7 @@ export interface AppContext {
   site: Site;
   ask: AskService;
   submissions: SubmissionService;
+  metrics: Metrics;
 }
 
 /**

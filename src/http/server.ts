@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
+import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
@@ -11,6 +13,8 @@ export interface RunningServer {
   context: AppContext;
   /** The address actually bound (useful with PORT=0). */
   url: string;
+  /** The admin listener's address (metrics), or null when METRICS_PORT is unset. */
+  adminUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -55,22 +59,38 @@ export async function createAppContext(
   }
   const ask = createAskService(site, config.publicBaseUrl);
   const submissions = await createSubmissionService(config, logger, options.submissions);
-  return { config, logger, site, ask, submissions };
+  const metrics = createMetrics();
+  return { config, logger, site, ask, submissions, metrics };
 }
 
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
  * file and line; the server still starts with the pages that loaded.
  */
+export interface StartServerOptions {
+  /** More routes for the admin listener, after /metrics (see src/admin/index.ts). */
+  adminRoutes?: AdminRoutes[];
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config),
+  options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   const context = await createAppContext(config, logger);
   const { site, submissions } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
+  let admin: AdminServer | null = null;
+  let adminUrl: string | null = null;
+  if (config.admin) {
+    admin = createAdminServer({ ...config.admin, logger });
+    // Operator routes from other folders are added here, e.g. admin.addRoutes(reportRoutes(context)).
+    admin.addRoutes(metricsRoutes(context.metrics));
+    for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
+    adminUrl = await admin.listen();
+  }
   submissions.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -85,9 +105,10 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await admin?.close();
       await submissions.close();
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, close };
+  return { app, context, url: `http://${host}:${port}`, adminUrl, close };
 }
