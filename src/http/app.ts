@@ -50,6 +50,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
+          metrics: context.metrics,
         });
   const app = Fastify({
     loggerInstance: context.logger,
@@ -72,6 +73,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }) as unknown as FastifyInstance;
   app.addHook('preClose', (done) => {
     closing = true;
+    done();
+  });
+  const { metrics } = context;
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the URL: page URLs and query strings would make unbounded labels.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

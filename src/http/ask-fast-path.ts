@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/index.js';
 import {
   acceptPrefersEventStream,
   LruCache,
@@ -18,6 +19,8 @@ export interface AskFastPathOptions {
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
+  /** Counted like every request, under the route `/ask`. */
+  metrics: Metrics;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -46,6 +49,7 @@ export function createAskFastPath(
     'content-length': '',
   }).flat();
   const lengthSlot = headers.length - 1;
+  const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
   const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
   const parse = (url: string): ValidAsk | null => {
     const known = parsedByUrl.get(url);
@@ -74,13 +78,15 @@ export function createAskFastPath(
       res.cork();
       res.write(head);
       res.end(rest);
+      const responseTime = performance.now() - started;
+      observeAnswer(responseTime / 1000);
       if (logger.isLevelEnabled('info'))
         logger.info(
           {
             requestId,
             req: { method: 'GET', url, id: requestId },
             res: { statusCode: 200 },
-            responseTime: performance.now() - started,
+            responseTime,
           },
           'request completed',
         );

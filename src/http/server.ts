@@ -57,9 +57,19 @@ export async function createAppContext(
     }
     site = loaded.site;
   }
-  const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger, options.submissions);
   const metrics = createMetrics();
+  const ask = createAskService(site, config.publicBaseUrl);
+  const submissions = await createSubmissionService(config, logger, { metrics, ...options.submissions });
+  metrics.watchAsk(() => ask.counts);
+  metrics.watchOutbox(async () => {
+    const stats = await submissions.store.outboxStats();
+    const oldest = stats.oldestPendingReceivedAtMs;
+    return {
+      pending: stats.pending,
+      dead: stats.dead,
+      oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
+    };
+  });
   return { config, logger, site, ask, submissions, metrics };
 }
 

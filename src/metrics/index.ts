@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AdminRoutes } from '../admin/index.js';
+import type { AskCounts } from '../nlweb/index.js';
 
 /** Outbox figures read from the store at scrape time (never cached: another instance may have moved them). */
 export interface OutboxSnapshot {
@@ -7,13 +8,6 @@ export interface OutboxSnapshot {
   /** Age of the oldest pending row in seconds; 0 when nothing is pending. */
   oldestPendingAgeSeconds: number;
   dead: number;
-}
-
-/** Running totals the ask service keeps as plain numbers; read at scrape time. */
-export interface AskCounts {
-  answers: number;
-  zeroResults: number;
-  cacheHits: number;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retry' | 'dead';
@@ -27,6 +21,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** One finished HTTP request; `route` is the route pattern (never the raw URL, to bound the labels). */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** `observeRequest` with its labels bound once, for a hot path that always has the same ones. */
+  requestObserver(method: string, route: string, status: number): (seconds: number) => void;
   /** One finished delivery attempt. */
   observeDelivery(provider: string, outcome: DeliveryOutcome, seconds: number): void;
   /** A delivery postponed by the global delivery cap. */
@@ -37,7 +33,7 @@ export interface Metrics {
   rateLimitStoreFailed(): void;
   /** Where scrapes read the outbox from (the submission store). */
   watchOutbox(read: () => Promise<OutboxSnapshot>): void;
-  /** Where scrapes read the /ask counts from. */
+  /** Where scrapes read the /ask counts from (the ask service's running totals). */
   watchAsk(read: () => AskCounts): void;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
@@ -163,6 +159,10 @@ export function createMetrics(): Metrics {
     registry,
     observeRequest(method, route, status, seconds) {
       requests.observe({ method, route, status }, seconds);
+    },
+    requestObserver(method, route, status) {
+      const child = requests.labels({ method, route, status });
+      return (seconds) => child.observe(seconds);
     },
     observeDelivery(provider, outcome, seconds) {
       deliveries.observe({ provider, outcome }, seconds);

@@ -8,7 +8,7 @@ import {
   type SuggestionRequest,
   type SuggestionSuccess,
 } from '../contract/index.js';
-import { DeliveryEngine } from './delivery.js';
+import { DeliveryEngine, type DeliveryMetrics } from './delivery.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
 import { openSubmissionStore, type SubmissionStore } from './store/index.js';
@@ -24,6 +24,7 @@ export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
 export { openSubmissionStore } from './store/index.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
+export type { DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -62,6 +63,8 @@ export interface SubmissionServiceOptions {
   store?: SubmissionStore;
   now?: () => number;
   random?: () => number;
+  /** Where delivery outcomes are counted (the server's metrics). */
+  metrics?: DeliveryMetrics;
 }
 
 const LEAD_FIELDS = [
@@ -112,6 +115,7 @@ export async function createSubmissionService(
     logger,
     now,
     random: options.random ?? Math.random,
+    metrics: options.metrics ?? null,
   });
 
   const routeOf = (
