@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
 import type { AskService } from '../nlweb/index.js';
@@ -25,6 +26,7 @@ export interface AppContext {
   ask: AskService;
   submissions: SubmissionService;
   metrics: Metrics;
+  limits: RateLimits;
 }
 
 /**
@@ -51,6 +53,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
           metrics: context.metrics,
+          limits: context.limits,
+          trustProxyHops: config.trustProxyHops,
         });
   const app = Fastify({
     loggerInstance: context.logger,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import {
   acceptPrefersEventStream,
@@ -9,7 +10,9 @@ import {
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
+import { clientAddress } from './client-address.js';
 import { parseQueryString } from './query-string.js';
+import { handOverAskRefusal } from './rate-limit.js';
 import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -21,6 +24,9 @@ export interface AskFastPathOptions {
   isClosing: () => boolean;
   /** Counted like every request, under the route `/ask`. */
   metrics: Metrics;
+  limits: RateLimits;
+  /** TRUST_PROXY_HOPS: the client address is found as Fastify finds `request.ip`. */
+  trustProxyHops: number;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -39,7 +45,7 @@ type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing } = options;
+  const { ask, logger, isClosing, limits, trustProxyHops } = options;
   // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
   // last slot takes each response's length. writeHead does not keep the array.
   const headers = Object.entries({
@@ -69,6 +75,12 @@ export function createAskFastPath(
       const parsed = parse(url);
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
+      const refusal = limits.refuseAsk(clientAddress(req, trustProxyHops));
+      if (refusal !== null) {
+        // The route answers the 429 (one writer of that answer); the verdict goes with the request.
+        handOverAskRefusal(req, refusal);
+        return false;
+      }
       const requestId = randomUUID();
       const { head, rest } = ask.answerParts(parsed.query, requestId);
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);

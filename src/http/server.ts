@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
+import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
@@ -59,7 +60,12 @@ export async function createAppContext(
   }
   const metrics = createMetrics();
   const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger, { metrics, ...options.submissions });
+  const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
+  const submissions = await createSubmissionService(config, logger, {
+    metrics,
+    deliveryGate: limits.deliveries,
+    ...options.submissions,
+  });
   metrics.watchAsk(() => ask.counts);
   metrics.watchOutbox(async () => {
     const stats = await submissions.store.outboxStats();
@@ -70,7 +76,7 @@ export async function createAppContext(
       oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
     };
   });
-  return { config, logger, site, ask, submissions, metrics };
+  return { config, logger, site, ask, submissions, metrics, limits };
 }
 
 /**
@@ -117,6 +123,7 @@ export async function startServer(
       await app.close();
       await admin?.close();
       await submissions.close();
+      await context.limits.close();
     })();
     return closing;
   };

@@ -8,7 +8,7 @@ import {
   type SuggestionRequest,
   type SuggestionSuccess,
 } from '../contract/index.js';
-import { DeliveryEngine, type DeliveryMetrics } from './delivery.js';
+import { DeliveryEngine, type DeliveryGate, type DeliveryMetrics } from './delivery.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
 import { openSubmissionStore, type SubmissionStore } from './store/index.js';
@@ -24,7 +24,7 @@ export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
 export { openSubmissionStore } from './store/index.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
-export type { DeliveryMetrics } from './delivery.js';
+export type { DeliveryGate, DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -65,6 +65,8 @@ export interface SubmissionServiceOptions {
   random?: () => number;
   /** Where delivery outcomes are counted (the server's metrics). */
   metrics?: DeliveryMetrics;
+  /** The global delivery cap (the server's rate limits). */
+  deliveryGate?: DeliveryGate | null;
 }
 
 const LEAD_FIELDS = [
@@ -116,6 +118,7 @@ export async function createSubmissionService(
     now,
     random: options.random ?? Math.random,
     metrics: options.metrics ?? null,
+    gate: options.deliveryGate ?? null,
   });
 
   const routeOf = (
@@ -182,7 +185,7 @@ export async function createSubmissionService(
       );
       return { record, delivered: false };
     }
-    const attempt = engine.attempt({
+    const attempt = engine.attemptFirst({
       submission: record,
       provider: route.delivering,
       attempt: 1,

@@ -16,6 +16,7 @@ import {
 import type { AppContext } from '../app.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { sendError, setErrorRenderer } from '../errors.js';
+import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 
 /** /ask is read-only and public: any origin may read it, without credentials. */
@@ -75,6 +76,23 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .headers(ANSWER_HEADERS)
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
+    const refusal = askRefusal(context, request);
+    if (refusal !== null) {
+      const { quota, windowSeconds } = refusal.policy;
+      return reply
+        .code(429)
+        .headers(ANSWER_HEADERS)
+        .headers(refusal.headers)
+        .type(JSON_CONTENT_TYPE)
+        .send(
+          errorAnswer(
+            request.id,
+            429,
+            `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
+              `Wait ${refusal.resetSeconds} seconds (see the Retry-After header) and ask again.`,
+          ),
+        );
+    }
 
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     if (streaming && request.method !== 'HEAD') {
