@@ -90,6 +90,7 @@ export function createRateLimits(
   const now = options.now ?? Date.now;
   const { events } = options;
   let lastFailureLogMs = -Infinity;
+  let lastConnectionLogMs = -Infinity;
   const failed = (error: unknown) => {
     events.rateLimitStoreFailed();
     const nowMs = now();
@@ -113,8 +114,8 @@ export function createRateLimits(
           // Connection errors repeat while Redis is down; they are reported like failed checks.
           onConnectionError: (error) => {
             const nowMs = now();
-            if (nowMs - lastFailureLogMs < FAILURE_LOG_INTERVAL_MS) return;
-            lastFailureLogMs = nowMs;
+            if (nowMs - lastConnectionLogMs < FAILURE_LOG_INTERVAL_MS) return;
+            lastConnectionLogMs = nowMs;
             logger.warn({ err: error }, 'rate-limit store (Redis) connection failed; retrying');
           },
         }));
@@ -188,8 +189,9 @@ export function createRateLimits(
 /**
  * /ask's per-client counter. In memory it is exact. With Redis, each instance counts locally and
  * sends its counts every ASK_SYNC_INTERVAL_MS in one script call per client, reading the shared
- * total back: a request never waits for Redis, and the shared limit is exceeded at most by what
- * the other instances let through within one interval.
+ * total back: a request never waits for Redis. An instance learns the other instances' counts for
+ * a client when it next sends its own, so a client spread over N instances gets at most about one
+ * extra request per instance before all of them refuse it.
  */
 function createAskCounter(
   policy: RateLimitPolicy,

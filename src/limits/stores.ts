@@ -113,9 +113,9 @@ export interface RedisCounterStoreOptions {
 }
 
 /**
- * Counters in Redis, shared by every instance. Commands are never queued while the connection is
- * down (they fail at once, and the caller lets the request through); the client reconnects by
- * itself in the background.
+ * Counters in Redis, shared by every instance. While the connection is down a command fails within
+ * the command timeout (and the caller lets the request through); the client reconnects by itself
+ * in the background.
  */
 export class RedisCounterStore implements CounterStore {
   readonly #redis: ScriptedRedis;
@@ -124,7 +124,9 @@ export class RedisCounterStore implements CounterStore {
   constructor(options: RedisCounterStoreOptions) {
     this.#prefix = options.keyPrefix;
     const redis = new Redis(options.url, {
-      enableOfflineQueue: false,
+      // A command sent while (re)connecting waits at most commandTimeoutMs; each failed
+      // reconnection attempt fails the waiting commands at once (maxRetriesPerRequest 0).
+      enableOfflineQueue: true,
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs,
       connectTimeout: 2_000,
