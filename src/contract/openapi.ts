@@ -309,7 +309,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         'path and 405 (with an `Allow` header) for a known path with another method. /ask answers its errors ' +
         'with an NLWeb response whose text item says what to fix.\n\n' +
         'A 2xx from a submission means it is durably stored; `delivered` says whether the configured provider ' +
-        'already confirmed delivery, and undelivered submissions are retried with exponential backoff.',
+        'already confirmed delivery, and undelivered submissions are retried with exponential backoff.\n\n' +
+        "Every response carries an `X-Request-Id` header naming the request in the server's logs (quote it when " +
+        'reporting a problem); /ask answers carry the same id as `_meta.request_id`. An `X-Request-Id` sent by the ' +
+        "operator's trusted proxy (8 to 128 letters, digits or `._:@+=/-`) is kept; one sent by a client directly " +
+        'is replaced.\n\n' +
+        RATE_LIMIT_RULES,
       ...(options.contactEmail ? { contact: { email: options.contactEmail } } : {}),
     },
     servers: [{ url: options.publicBaseUrl }],

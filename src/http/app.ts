@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -12,6 +11,7 @@ import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { registerErrorHandling } from './errors.js';
 import { parseQueryString } from './query-string.js';
+import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
@@ -61,8 +61,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: config.bodyLimitBytes,
     // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
-    genReqId: () => randomUUID(),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => requestIdOf(req, config.trustProxyHops),
+    // Fastify's two lines per request are replaced by the one written in onResponse below.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     return503OnClosing: true,
     serverFactory: (handler) => {
       const server = createServer(
@@ -79,11 +80,30 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     closing = true;
     done();
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   const { metrics } = context;
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the URL: page URLs and query strings would make unbounded labels.
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    const responseTime = reply.elapsedTime;
+    metrics.observeRequest(request.method, route, reply.statusCode, responseTime / 1000);
+    // One line per request, without the query string (search text is the visitor's: debug only).
+    // request.log honours a route's own logLevel, so a route can keep itself out of the log.
+    if ((request.log as Logger).isLevelEnabled('info')) {
+      const { url } = request;
+      const queryAt = url.indexOf('?');
+      request.log.info(
+        {
+          req: { method: request.method, url: queryAt < 0 ? url : url.slice(0, queryAt) },
+          res: { statusCode: reply.statusCode },
+          responseTime,
+        },
+        'request completed',
+      );
+    }
     done();
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import {
   NLWEB_VERSION,
   unsupportedMediaTypeBody,
@@ -76,6 +77,9 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .headers(ANSWER_HEADERS)
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
+    // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
+    if ((request.log as Logger).isLevelEnabled('debug'))
+      request.log.debug({ query: parsed.query.text }, 'ask query');
     const refusal = askRefusal(context, request);
     if (refusal !== null) {
       const { quota, windowSeconds } = refusal.policy;
@@ -119,7 +123,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     const stream = new EventStream(reply.raw, {
       heartbeatMs: ask.streaming.heartbeatMs,
       drainTimeoutMs: ask.streaming.drainTimeoutMs,
-      headers: streamHeaders,
+      headers: { ...streamHeaders, 'x-request-id': request.id },
     });
     stream.onClosed(release);
     try {
