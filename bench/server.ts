@@ -57,7 +57,8 @@ const BENCH_LIMITS_OFF = {
 export function spawnServer(
   entry: ServerEntry,
   env: Record<string, string>,
-  options: { core?: number; stdout: 'pipe' | 'ignore' },
+  /** `stdout`: a pipe, nothing, or an open file descriptor the server's log is written to. */
+  options: { core?: number; stdout: 'pipe' | 'ignore' | number },
 ): ChildProcess {
   const { command, args } =
     options.core === undefined
