@@ -9,7 +9,7 @@ import {
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
-import { clientAddress } from './client-address.js';
+import { clientAddressOf } from './client-address.js';
 import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
@@ -77,7 +77,7 @@ export function createAskFastPath(
       const parsed = parse(url);
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
-      const refusal = limits.refuseAsk(clientAddress(req, trustProxyHops));
+      const refusal = limits.refuseAsk(clientAddressOf(req, trustProxyHops));
       if (refusal !== null) {
         // The route answers the 429 (one writer of that answer); the verdict goes with the request.
         handOverAskRefusal(req, refusal);
