@@ -74,6 +74,8 @@ export interface CreateRateLimitsOptions {
   /** A store to use instead of the configured one (tests). */
   store?: CounterStore;
   now?: () => number;
+  /** Prefix of the Redis keys (default `frontdoor:limit:`); tests use their own. */
+  redisKeyPrefix?: string;
 }
 
 /**
@@ -109,7 +111,7 @@ export function createRateLimits(
       ? memory
       : new RedisCounterStore({
           url: config.redisUrl,
-          keyPrefix: REDIS_KEY_PREFIX,
+          keyPrefix: options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
           commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
           // Connection errors repeat while Redis is down; they are reported like failed checks.
           onConnectionError: (error) => {
