@@ -77,7 +77,7 @@ export function createAskFastPath(
       const parsed = parse(url);
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
-      const refusal = limits.refuseAsk(clientAddressOf(req, trustProxyHops));
+      const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddressOf(req, trustProxyHops)) : null;
       if (refusal !== null) {
         // The route answers the 429 (one writer of that answer); the verdict goes with the request.
         handOverAskRefusal(req, refusal);
