@@ -14,6 +14,7 @@ import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
+import { registerHealthRoutes } from './routes/health.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { registerSubmissionRoutes } from './routes/submissions.js';
@@ -111,10 +112,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSecurityHeaders(app, config.publicBaseUrl);
   registerErrorHandling(app, config.bodyLimitBytes);
 
-  app.get('/healthz', { config: { errorShape: 'envelope' } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok' };
-  });
+  registerHealthRoutes(app, context);
 
   await registerSubmissionRoutes(app, context);
   await registerAskRoutes(app, context);
