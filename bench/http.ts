@@ -14,11 +14,14 @@
  *   (src/nlweb/service.ts, an LRU of DEFAULT_ANSWER_CACHE_SIZE answers) serves them;
  * - /ask, distinct: tens of thousands of different questions drawn from the site's headings and
  *   text, in one global sequence, so every request asks a question not asked before and nothing
- *   comes from the cache.
+ *   comes from the cache;
+ * - /ask, popular, with the default request logging: a second app server at LOG_LEVEL=info (one
+ *   line per request) writing its log to a file, next to the first one at LOG_LEVEL=warn (no
+ *   request lines): what the per-request log line costs /ask.
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,6 +89,15 @@ export interface HttpBenchResult {
   healthz: RatioSeries;
   askPopular: RatioSeries & { queries: string[] };
   askDistinct: RatioSeries & { sample: string[]; warmUpQueries: number; everyRequestNew: boolean };
+  /**
+   * The popular questions on a server at LOG_LEVEL=info (the default: one request line each),
+   * logging to a file; `loggingCost` = 1 − its rps ÷ askPopular's rps, round by round (median).
+   */
+  askPopularLogged: RatioSeries & {
+    logLevel: 'info';
+    logBytesPerRequest: number;
+    loggingCost: number;
+  };
 }
 
 /** The popular questions (the lead's set; asked in a cycle of 8, so cached). */
@@ -367,9 +379,10 @@ function series(rounds: LoadRun[]): LoadSeries {
   };
 }
 
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
 function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueries: number): RatioSeries {
   const ratios = rounds.map((r, i) => r.rps / (hello[i] as LoadRun).rps);
-  const round3 = (x: number): number => Math.round(x * 1000) / 1000;
   return {
     ...series(rounds),
     ratio: round3(median(ratios)),
@@ -381,7 +394,8 @@ function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueri
 
 /**
  * The servers run side by side (pinned to core 0; an idle one costs nothing). In every round each
- * load — the answer bytes, /healthz, popular /ask, distinct /ask — runs between two hello worlds,
+ * load — the answer bytes, /healthz, popular /ask, distinct /ask, popular /ask on the logging
+ * server — runs between two hello worlds,
  * and its ratio is taken against their geometric mean: the shared machine's speed drifts over
  * seconds, so only neighbouring loads see the same machine. The summary is the median over rounds.
  */
@@ -402,7 +416,12 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
-  const [askPort, helloPort, answerPort] = (await freePorts(3)) as [number, number, number];
+  const [askPort, helloPort, answerPort, loggedPort] = (await freePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const bareServers: ChildProcess[] = [];
   /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
   const startBare = async (
@@ -431,14 +450,32 @@ export async function runHttpBench(
     { PORT: String(askPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONTENT_DIR: '' },
     { core: 0, stdout: 'ignore' },
   );
+  // The same app at the default LOG_LEVEL=info: one line per request, into a file as a log
+  // collector's file would receive it.
+  const logFile = path.join(dataDir, 'requests.log');
+  const logFd = openSync(logFile, 'w');
+  const loggedServer = spawnServer(
+    entry,
+    {
+      PORT: String(loggedPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_DIR: path.join(dataDir, 'logged'),
+      CONTENT_DIR: '',
+    },
+    { core: 0, stdout: logFd },
+  );
+  closeSync(logFd);
   const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
     if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
+    if (loggedServer.exitCode !== null) throw new Error(`the logging frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
+  const loggedBase = `http://127.0.0.1:${loggedPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
   const hellos: LoadRun[] = [];
@@ -449,7 +486,12 @@ export async function runHttpBench(
     healthz: [] as number[],
     popular: [] as number[],
     distinct: [] as number[],
+    popularLogged: [] as number[],
   };
+  const popularLoggedRuns: LoadRun[] = [];
+  /** Log bytes written and requests answered by the logging server during the measured runs. */
+  let loggedBytes = 0;
+  let loggedRequests = 0;
   const answerStringRuns: LoadRun[] = [];
   const answerBufferRuns: LoadRun[] = [];
   const healthRuns: LoadRun[] = [];
@@ -466,6 +508,11 @@ export async function runHttpBench(
     await waitForHttp(
       `${askBase}/healthz`,
       () => askServer.exitCode === null,
+      (body) => body === '{"status":"ok"}',
+    );
+    await waitForHttp(
+      `${loggedBase}/healthz`,
+      () => loggedServer.exitCode === null,
       (body) => body === '{"status":"ok"}',
     );
     // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
@@ -488,6 +535,10 @@ export async function runHttpBench(
     await measure('/healthz warm-up', askBase, ['/healthz'], 1);
     await measure('/ask popular warm-up', askBase, popularPaths, 1);
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
+    await measure('/ask popular, logged, warm-up', loggedBase, popularPaths, 1);
+    // The logging server serves every request the other one serves (unmeasured when it is not the
+    // comparison), so the two compare with the same caches and heap behind them.
+    await measure('/ask distinct warm-up, logged', loggedBase, warmUp.map(askPath), 2);
     // Every load right after its own hello world: the machine's speed drifts over seconds, and a
     // ratio should compare two loads that saw the same machine.
     const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
@@ -500,13 +551,20 @@ export async function runHttpBench(
       await paired('answerBuffer', answerBufferRuns, answerBase, ['/buffer']);
       await paired('healthz', healthRuns, askBase, ['/healthz']);
       await paired('popular', popularRuns, askBase, popularPaths);
+      // Logging on vs off: the same load on the two servers, one right after the other.
+      const logSizeBefore = statSync(logFile).size;
+      await paired('popularLogged', popularLoggedRuns, loggedBase, popularPaths);
+      loggedBytes += statSync(logFile).size - logSizeBefore;
+      loggedRequests += popularLoggedRuns.at(-1)!.requests;
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
       await paired('distinct', distinctRuns, askBase, slice);
+      await measure('distinct, logged (state only)', loggedBase, slice, secondsPerLoad);
     }
     hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {
     for (const child of bareServers) await stopServer(child);
     await stopServer(askServer);
+    await stopServer(loggedServer);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -523,6 +581,8 @@ export async function runHttpBench(
     reference('distinct'),
     Math.min(measured.length, sliceSize * rounds),
   );
+  const popular = ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length);
+  const popularLogged = ratioSeries(popularLoggedRuns, reference('popularLogged'), POPULAR_QUERIES.length);
   return {
     loadGenerator: wrk ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
@@ -535,15 +595,20 @@ export async function runHttpBench(
     answerString: ratioSeries(answerStringRuns, reference('answerString'), 1),
     answerBuffer: ratioSeries(answerBufferRuns, reference('answerBuffer'), 1),
     healthz: ratioSeries(healthRuns, reference('healthz'), 1),
-    askPopular: {
-      ...ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length),
-      queries: POPULAR_QUERIES,
-    },
+    askPopular: { ...popular, queries: POPULAR_QUERIES },
     askDistinct: {
       ...distinct,
       warmUpQueries: warmUp.length,
       everyRequestNew: distinctRuns.every((d) => d.requests <= sliceSize),
       sample: measured.slice(0, 8),
+    },
+    askPopularLogged: {
+      ...popularLogged,
+      logLevel: 'info',
+      // The file may lag the last requests by the logger's buffer: a lower bound per request.
+      logBytesPerRequest: loggedRequests > 0 ? Math.round(loggedBytes / loggedRequests) : 0,
+      // Both against their own hello worlds, so the machine's drift between the two runs cancels.
+      loggingCost: round3(1 - popularLogged.ratio / popular.ratio),
     },
   };
 }

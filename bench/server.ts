@@ -46,11 +46,23 @@ export function pinned(core: number, command: string, args: string[]): { command
 
 export const canPin = (): boolean => existsSync('/usr/bin/taskset');
 
+/**
+ * The limits stay on, so their per-request cost is measured, with quotas the load generator (one
+ * client) cannot reach.
+ */
+const BENCH_LIMITS = {
+  RATE_LIMIT_LEADS: '999999999/60',
+  RATE_LIMIT_SUGGESTIONS: '999999999/60',
+  RATE_LIMIT_ASK: '999999999/60',
+  RATE_LIMIT_DELIVERIES: '999999999/60',
+};
+
 /** Starts `frontdoor serve` with the given environment on top of this process's. */
 export function spawnServer(
   entry: ServerEntry,
   env: Record<string, string>,
-  options: { core?: number; stdout: 'pipe' | 'ignore' },
+  /** `stdout`: a pipe, nothing, or an open file descriptor the server's log is written to. */
+  options: { core?: number; stdout: 'pipe' | 'ignore' | number },
 ): ChildProcess {
   const { command, args } =
     options.core === undefined
@@ -58,7 +70,7 @@ export function spawnServer(
       : pinned(options.core, process.execPath, entry.args);
   return spawn(command, args, {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...BENCH_LIMITS, ...env },
     stdio: ['ignore', options.stdout, 'inherit'],
   });
 }

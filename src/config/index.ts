@@ -6,6 +6,7 @@ export type {
   DatabaseConfig,
   DeliveryProviderName,
   DeliveryRoute,
+  RateLimitPolicy,
 } from './config.js';
 export { BUNDLED_CONTENT_DIR, PACKAGE_ROOT } from './paths.js';
 export { checkDataDir, listenError } from './start-up.js';

@@ -74,6 +74,21 @@ export function internalErrorBody(requestId: string): ErrorBody {
   );
 }
 
+/** 429: the client's quota for this operation is used up (limits are per address or IPv6 /64). */
+export function rateLimitedBody(
+  what: string,
+  quota: number,
+  windowSeconds: number,
+  retryAfterSeconds: number,
+): ErrorBody {
+  return errorBody(
+    'RATE_LIMITED',
+    'Too many requests',
+    `Too many ${what} from your address: at most ${quota} every ${windowSeconds} seconds are accepted.`,
+    `Wait ${retryAfterSeconds} seconds (see the Retry-After header) and send it again; nothing was stored.`,
+  );
+}
+
 /** Seconds a client is asked to wait (`Retry-After`) after a submission could not be stored. */
 export const SUBMISSION_RETRY_AFTER_SECONDS = 5;
 

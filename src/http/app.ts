@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { RateLimits } from '../limits/index.js';
+import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
@@ -17,6 +18,7 @@ import {
   shuttingDownBody,
 } from './errors.js';
 import { parseQueryString } from './query-string.js';
+import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -31,6 +33,8 @@ export interface AppContext {
   site: Site;
   ask: AskService;
   submissions: SubmissionService;
+  metrics: Metrics;
+  limits: RateLimits;
 }
 
 /**
@@ -56,14 +60,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
+          metrics: context.metrics,
+          limits: context.limits,
+          trustProxyHops: config.trustProxyHops,
         });
   const app = Fastify({
     loggerInstance: context.logger,
     bodyLimit: config.bodyLimitBytes,
     // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
-    genReqId: () => randomUUID(),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => requestIdOf(req, config.trustProxyHops),
+    // Fastify's two lines per request are replaced by the one written in onResponse below.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     // During shutdown the onRequest hook below answers 503 with the envelope and the headers.
     return503OnClosing: false,
     frameworkErrors: createFrameworkErrorHandler(config.publicBaseUrl),
@@ -81,6 +89,32 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }) as unknown as FastifyInstance;
   app.addHook('preClose', (done) => {
     closing = true;
+    done();
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  const { metrics } = context;
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the URL: page URLs and query strings would make unbounded labels.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const responseTime = reply.elapsedTime;
+    metrics.observeRequest(request.method, route, reply.statusCode, responseTime / 1000);
+    // One line per request, without the query string (search text is the visitor's: debug only).
+    // request.log honours a route's own logLevel, so a route can keep itself out of the log.
+    if ((request.log as Logger).isLevelEnabled('info')) {
+      const { url } = request;
+      const queryAt = url.indexOf('?');
+      request.log.info(
+        {
+          req: { method: request.method, url: queryAt < 0 ? url : url.slice(0, queryAt) },
+          res: { statusCode: reply.statusCode },
+          responseTime,
+        },
+        'request completed',
+      );
+    }
     done();
   });
 

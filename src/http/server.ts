@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDataDir, listenError, type Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
+import { createRateLimits } from '../limits/index.js';
+import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
@@ -14,6 +17,8 @@ export interface RunningServer {
   context: AppContext;
   /** The address actually bound (useful with PORT=0). */
   url: string;
+  /** The admin listener's address (metrics), or null when METRICS_PORT is unset. */
+  adminUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -65,18 +70,40 @@ export async function createAppContext(
     }
     site = loaded.site;
   }
+  const metrics = createMetrics();
   const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger, options.submissions);
-  return { config, logger, site, ask, submissions };
+  const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
+  const submissions = await createSubmissionService(config, logger, {
+    metrics,
+    deliveryGate: limits.deliveries,
+    ...options.submissions,
+  });
+  metrics.watchAsk(() => ask.counts);
+  metrics.watchOutbox(async () => {
+    const stats = await submissions.store.outboxStats();
+    const oldest = stats.oldestPendingReceivedAtMs;
+    return {
+      pending: stats.pending,
+      dead: stats.dead,
+      oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
+    };
+  });
+  return { config, logger, site, ask, submissions, metrics, limits };
 }
 
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
  * file and line; the server still starts with the pages that loaded.
  */
+export interface StartServerOptions {
+  /** More routes for the admin listener, after /metrics (see src/admin/index.ts). */
+  adminRoutes?: AdminRoutes[];
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config),
+  options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
@@ -89,6 +116,15 @@ export async function startServer(
     await app.close();
     await submissions.close();
     throw listenError(error, config.host, config.port);
+  }
+  let admin: AdminServer | null = null;
+  let adminUrl: string | null = null;
+  if (config.admin) {
+    admin = createAdminServer({ ...config.admin, logger });
+    // Operator routes from other folders are added here, e.g. admin.addRoutes(reportRoutes(context)).
+    admin.addRoutes(metricsRoutes(context.metrics));
+    for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
+    adminUrl = await admin.listen();
   }
   submissions.start();
   const address = app.server.address();
@@ -104,9 +140,11 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await admin?.close();
       await submissions.close();
+      await context.limits.close();
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, close };
+  return { app, context, url: `http://${host}:${port}`, adminUrl, close };
 }

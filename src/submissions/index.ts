@@ -8,7 +8,7 @@ import {
   type SuggestionRequest,
   type SuggestionSuccess,
 } from '../contract/index.js';
-import { DeliveryEngine } from './delivery.js';
+import { DeliveryEngine, type DeliveryGate, type DeliveryMetrics } from './delivery.js';
 import { describeError } from './errors.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
@@ -29,6 +29,7 @@ export { describeError, errorClassOf } from './errors.js';
 export { quarantineReasonOf, type FormTrapSignals } from './quarantine.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
 export { escapeForTerminal, escapeJsonForTerminal, multiLine, singleLine } from './safe-text.js';
+export type { DeliveryGate, DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -71,6 +72,10 @@ export interface SubmissionServiceOptions {
   store?: SubmissionStore;
   now?: () => number;
   random?: () => number;
+  /** Where delivery outcomes are counted (the server's metrics). */
+  metrics?: DeliveryMetrics;
+  /** The global delivery cap (the server's rate limits). */
+  deliveryGate?: DeliveryGate | null;
 }
 
 /** How often the retention sweep runs (it also runs at start). */
@@ -133,6 +138,8 @@ export async function createSubmissionService(
     logger,
     now,
     random: options.random ?? Math.random,
+    metrics: options.metrics ?? null,
+    gate: options.deliveryGate ?? null,
   });
 
   const routeOf = (
@@ -204,7 +211,7 @@ export async function createSubmissionService(
       return { record, delivered: false };
     }
     logger.info(stored, 'submission stored');
-    const attempt = engine.attempt({
+    const attempt = engine.attemptFirst({
       submission: record,
       provider: route.delivering,
       attempt: 1,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import {
   NLWEB_VERSION,
   unsupportedMediaTypeBody,
@@ -16,7 +17,9 @@ import {
 import type { AppContext } from '../app.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { sendError, setErrorRenderer } from '../errors.js';
+import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
+import { clientAddress } from '../client-address.js';
 
 /** /ask is read-only and public: any origin may read it, without credentials. */
 export const ASK_CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -75,10 +78,30 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .headers(ANSWER_HEADERS)
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
+    // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
+    if ((request.log as Logger).isLevelEnabled('debug'))
+      request.log.debug({ query: parsed.query.text }, 'ask query');
+    const refusal = askRefusal(context, request);
+    if (refusal !== null) {
+      const { quota, windowSeconds } = refusal.policy;
+      return reply
+        .code(429)
+        .headers(ANSWER_HEADERS)
+        .headers(refusal.headers)
+        .type(JSON_CONTENT_TYPE)
+        .send(
+          errorAnswer(
+            request.id,
+            429,
+            `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
+              `Wait ${refusal.resetSeconds} seconds (see the Retry-After header) and ask again.`,
+          ),
+        );
+    }
 
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     if (streaming && request.method !== 'HEAD') {
-      const release = ask.streams.tryAcquire(request.ip);
+      const release = ask.streams.tryAcquire(clientAddress(request));
       if (release) return streamAnswer(request, reply, ask.answer(parsed.query, request.id), release);
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
@@ -101,7 +124,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     const stream = new EventStream(reply.raw, {
       heartbeatMs: ask.streaming.heartbeatMs,
       drainTimeoutMs: ask.streaming.drainTimeoutMs,
-      headers: streamHeaders,
+      headers: { ...streamHeaders, 'x-request-id': request.id },
     });
     stream.onClosed(release);
     try {

@@ -30,6 +30,7 @@ import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
 import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
+import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from './submissions.js';
 import { clientAddress } from '../client-address.js';
@@ -210,6 +211,18 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     const trap = withoutHoneypot(request.body);
     const result = validate(trap.body);
     if (!result.ok) return sendHtml(reply, 400, renderFormPage(kind, { values, problems: result.problems }));
+    // The same per-client limit as the API operation: the HTML form is no way around it.
+    const refused = await limitSubmission(context, request, reply, kind === 'demo' ? 'leads' : 'suggestions');
+    if (refused)
+      return sendHtml(
+        reply,
+        429,
+        renderFormPage(kind, {
+          values,
+          problems: [],
+          formError: `${refused.body.message} ${refused.body.resolution}`,
+        }),
+      );
     let provider: string;
     try {
       ({ provider } = await accept(result.value, metaOf(request, trap.honeypotFilled)));

@@ -8,7 +8,10 @@ import {
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
+  OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  toOutboxStats,
+  type OutboxStatsRow,
   SELECT_JOINED,
   SUBMISSIONS_TABLE,
   toRecord,
@@ -426,6 +429,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       await pool.query('SELECT 1');
     },
 
+    outboxStats: async () => {
+      await readyInTime();
+      return toOutboxStats((await pool.query<OutboxStatsRow>(OUTBOX_STATS_SQL)).rows[0]);
+    },
     close: async () => {
       await pool.end();
     },

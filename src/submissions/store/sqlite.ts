@@ -11,7 +11,10 @@ import {
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
+  OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  toOutboxStats,
+  type OutboxStatsRow,
   SELECT_JOINED,
   SUBMISSIONS_TABLE,
   toRecord,
@@ -125,6 +128,8 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
     `SELECT o.submission_id FROM ${OUTBOX_TABLE} o JOIN ${SUBMISSIONS_TABLE} s ON s.id = o.submission_id
      WHERE o.state = 'dead' AND s.erased_at_ms IS NULL ORDER BY o.submission_id`,
   );
+
+  const outboxStats = db.prepare<OutboxStatsRow>(OUTBOX_STATS_SQL);
 
   const insert = (submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
     if (submission.idempotencyKey !== null) {
@@ -257,6 +262,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
+    outboxStats: async () => toOutboxStats(outboxStats.get()),
     close: async () => db.close(),
   };
 }

@@ -69,6 +69,14 @@ export type RequeueResult = {
   reason?: 'unknown' | 'delivered' | 'no-delivery' | 'quarantined' | 'erased';
 };
 
+/** The outbox as the metrics show it: every instance's rows. */
+export interface OutboxStats {
+  pending: number;
+  dead: number;
+  /** When the oldest pending submission was received; null when nothing is pending. */
+  oldestPendingReceivedAtMs: number | null;
+}
+
 /**
  * The durable half of the submissions room. SQLite and PostgreSQL implement it with the same
  * meaning; the contract tests in test/submissions/store-contract.ts run against both.
@@ -113,5 +121,7 @@ export interface SubmissionStore {
   eraseByEmail(email: string, nowMs: number): Promise<string[]>;
   /** Resolves when the database answers a trivial query; rejects with its error otherwise. */
   ping(): Promise<void>;
+  /** Pending and dead counts and the oldest pending submission (read by the metrics at scrape time). */
+  outboxStats(): Promise<OutboxStats>;
   close(): Promise<void>;
 }
