@@ -44,6 +44,14 @@ export interface Config {
   };
   smtp: { url: string; from: string } | null;
   crm: { url: string; secret: string } | null;
+  /** Search and readership aggregates for the site owner (docs/insight.md). */
+  insight: {
+    enabled: boolean;
+    /** k: distinct clients that must ask a text on one day before the text is stored. */
+    minClients: number;
+    retentionMonths: number;
+    flushIntervalMs: number;
+  };
 }
 
 /** Raised at start-up; every problem names the variable and says how to fix it. */
@@ -80,6 +88,11 @@ export const CONFIG_VARIABLES = {
   DELIVERY_RETRY_BASE_MS: 'First retry delay, doubled per attempt with jitter (default 5000).',
   DELIVERY_RETRY_MAX_MS: 'Longest retry delay (default 3600000).',
   DELIVERY_POLL_INTERVAL_MS: 'How often the worker looks for due deliveries (default 1000).',
+  INSIGHT: 'Search and agent-readership aggregates for the site owner: on or off (default on).',
+  INSIGHT_MIN_CLIENTS:
+    'Distinct clients that must ask a search on one day before its text is stored (k; default 3, at least 2).',
+  INSIGHT_RETENTION_MONTHS: 'Months the insight aggregates are kept before they are deleted (default 13).',
+  INSIGHT_FLUSH_INTERVAL_MS: 'How often insight counts are written to the store, in ms (default 10000).',
   FRONTDOOR_CONFIG: 'Optional YAML or JSON file with any of these variables as keys; the environment wins.',
 } as const;
 
@@ -209,6 +222,16 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
       'DELIVERY_RETRY_MAX_MS is smaller than DELIVERY_RETRY_BASE_MS: raise it or lower the base.',
     );
 
+  const insightSwitch = read('INSIGHT') ?? 'on';
+  if (insightSwitch !== 'on' && insightSwitch !== 'off')
+    problems.push(`INSIGHT="${insightSwitch}" is not valid: use on or off.`);
+  const insight: Config['insight'] = {
+    enabled: insightSwitch !== 'off',
+    minClients: integer('INSIGHT_MIN_CLIENTS', 3, 2, 1000),
+    retentionMonths: integer('INSIGHT_RETENTION_MONTHS', 13, 1, 120),
+    flushIntervalMs: integer('INSIGHT_FLUSH_INTERVAL_MS', 10_000, 100, 600_000),
+  };
+
   const config: Config = {
     port,
     host,
@@ -222,6 +245,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     delivery,
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
+    insight,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -4,10 +4,12 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Site } from '../content/index.js';
+import type { InsightRecorder } from '../insight/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { clientAddressOf } from './client-address.js';
 import { registerErrorHandling } from './errors.js';
 import { parseQueryString } from './query-string.js';
 import { registerSecurityHeaders } from './security-headers.js';
@@ -23,6 +25,8 @@ export interface AppContext {
   site: Site;
   ask: AskService;
   submissions: SubmissionService;
+  /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
+  insight?: InsightRecorder;
 }
 
 /**
@@ -38,7 +42,7 @@ export interface BuildAppOptions {
 const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const { config } = context;
+  const { config, insight } = context;
   let closing = false;
   const fastPath =
     options.askFastPath === false
@@ -48,6 +52,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
+          ...(insight
+            ? {
+                onAnswered: (req, query, summary) =>
+                  insight.search(
+                    'get',
+                    query.text,
+                    summary,
+                    req.headers,
+                    clientAddressOf(req, config.trustProxyHops),
+                  ),
+              }
+            : {}),
         });
   const app = Fastify({
     loggerInstance: context.logger,
@@ -72,6 +88,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     closing = true;
     done();
   });
+
+  if (insight)
+    app.addHook('onResponse', (request, reply, done) => {
+      const contentType = reply.getHeader('content-type');
+      insight.response(
+        request.url,
+        reply.statusCode,
+        typeof contentType === 'string' ? contentType : undefined,
+        request.headers,
+      );
+      done();
+    });
 
   registerBodyParsers(app);
   registerSecurityHeaders(app, config.publicBaseUrl);

@@ -5,6 +5,8 @@ import {
   acceptPrefersEventStream,
   LruCache,
   parseAskQueryString,
+  type AnswerSummary,
+  type AskQuery,
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
@@ -18,6 +20,8 @@ export interface AskFastPathOptions {
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
+  /** Called once an answer has been sent (the site owner's insight counts it). */
+  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -36,7 +40,7 @@ type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing } = options;
+  const { ask, logger, isClosing, onAnswered } = options;
   // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
   // last slot takes each response's length. writeHead does not keep the array.
   const headers = Object.entries({
@@ -66,7 +70,7 @@ export function createAskFastPath(
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
       const requestId = randomUUID();
-      const { head, rest } = ask.answerParts(parsed.query, requestId);
+      const { head, rest, summary } = ask.answerParts(parsed.query, requestId);
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);
       // Corked, the head (a string Node joins to the response head) and the shared bytes of the
@@ -74,6 +78,7 @@ export function createAskFastPath(
       res.cork();
       res.write(head);
       res.end(rest);
+      onAnswered?.(req, parsed.query, summary);
       if (logger.isLevelEnabled('info'))
         logger.info(
           {

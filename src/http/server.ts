@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
+import { createInsightRecorder, openInsightStore } from '../insight/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
@@ -55,7 +56,15 @@ export async function createAppContext(
   }
   const ask = createAskService(site, config.publicBaseUrl);
   const submissions = await createSubmissionService(config, logger, options.submissions);
-  return { config, logger, site, ask, submissions };
+  if (!config.insight.enabled) return { config, logger, site, ask, submissions };
+  const insight = createInsightRecorder({
+    store: await openInsightStore(config.database),
+    logger,
+    minClients: config.insight.minClients,
+    retentionMonths: config.insight.retentionMonths,
+    flushIntervalMs: config.insight.flushIntervalMs,
+  });
+  return { config, logger, site, ask, submissions, insight };
 }
 
 /**
@@ -68,10 +77,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   const context = await createAppContext(config, logger);
-  const { site, submissions } = context;
+  const { site, submissions, insight } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
   submissions.start();
+  insight?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -85,6 +95,7 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await insight?.close();
       await submissions.close();
     })();
     return closing;

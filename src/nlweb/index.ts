@@ -8,7 +8,13 @@ export {
   DEFAULT_STREAMING,
   PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
-export type { AnswerParts, AskService, AskServiceOptions, StreamingOptions } from './service.js';
+export type {
+  AnswerParts,
+  AnswerSummary,
+  AskService,
+  AskServiceOptions,
+  StreamingOptions,
+} from './service.js';
 export {
   acceptPrefersEventStream,
   normaliseQuery,

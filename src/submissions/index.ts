@@ -23,6 +23,8 @@ import type {
 export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
 export { openSubmissionStore } from './store/index.js';
+// The SQLite driver over node:sqlite or better-sqlite3, for other tables kept in the same database.
+export { openSqliteConnection, type SqliteConnection } from './store/sqlite-driver.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */

@@ -57,7 +57,7 @@ function errorAnswer(requestId: string, status: number, text: string): NlWebResp
  * body too large, other content types), are NLWeb responses whose text item says what to fix.
  */
 export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { ask, config } = context;
+  const { ask, config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
   setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
@@ -77,6 +77,14 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .send(errorAnswer(request.id, 400, parsed.text));
 
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
+    if (insight && request.method !== 'HEAD')
+      insight.search(
+        streaming ? 'stream' : request.method === 'POST' ? 'post' : 'get',
+        parsed.query.text,
+        ask.summary(parsed.query),
+        request.headers,
+        request.ip,
+      );
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(request.ip);
       if (release) return streamAnswer(request, reply, ask.answer(parsed.query, request.id), release);

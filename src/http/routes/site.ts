@@ -136,12 +136,13 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
   });
 
   app.get('/search', HTML_ROUTE, (request, reply) => {
-    const { status, outcome } = searchForPage(
+    const { status, outcome, summary } = searchForPage(
       context.ask,
       queryParam(request, 'q'),
       context.config.publicBaseUrl,
       request.id,
     );
+    if (summary) context.insight?.search('page', outcome.query, summary, request.headers, request.ip);
     return reply
       .code(status)
       .header('cache-control', 'no-cache')
