@@ -9,6 +9,7 @@ Commands:
   check                         check the content folder and report problems with file and line
   submissions list [options]    list stored submissions and their delivery state
   submissions retry <id|--dead> put dead-lettered submissions back in the delivery queue
+  insight [options]             what people and agents search for and read (--help for options)
   help                          show this text
 `;
 
@@ -50,6 +51,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'submissions': {
       const { runSubmissions } = await import('./submissions.js');
       return runSubmissions(rest);
+    }
+    case 'insight': {
+      const { runInsight } = await import('./insight.js');
+      return runInsight(rest);
     }
     case 'help':
     case '--help':

@@ -31,3 +31,16 @@ export {
   type StoredInsight,
 } from './store.js';
 export { isWeakMatch, WEAK_MATCH_COVERAGE } from './weak-match.js';
+export {
+  isIsoDay,
+  isoDayOf,
+  lastDays,
+  readInsightReport,
+  type AgentStat,
+  type ByClass,
+  type ClassStat,
+  type DocumentStat,
+  type InsightPeriod,
+  type InsightReport,
+  type QueryStat,
+} from './report.js';

@@ -62,6 +62,9 @@ export interface InsightServer {
   url: string;
   server: RunningServer;
   dataDir: string;
+  /** Stops the server (writing the last counts), keeping the data folder. */
+  stop(): Promise<void>;
+  /** Stops the server and removes the data folder. */
   close(): Promise<void>;
 }
 
@@ -86,6 +89,7 @@ export async function startInsightServer(env: ConfigSource = {}): Promise<Insigh
     url: server.url,
     server,
     dataDir,
+    stop: () => server.close(),
     close: async () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
