@@ -52,6 +52,8 @@ export interface Config {
     retentionMonths: number;
     flushIntervalMs: number;
   };
+  /** The operators' listener (metrics, reports); null when METRICS_PORT is unset. */
+  admin: { host: string; port: number } | null;
 }
 
 /** Raised at start-up; every problem names the variable and says how to fix it. */
@@ -93,6 +95,9 @@ export const CONFIG_VARIABLES = {
     'Distinct clients that must ask a search on one day before its text is stored (k; default 3, at least 2).',
   INSIGHT_RETENTION_MONTHS: 'Months the insight aggregates are kept before they are deleted (default 13).',
   INSIGHT_FLUSH_INTERVAL_MS: 'How often insight counts are written to the store, in ms (default 10000).',
+  METRICS_PORT:
+    'Port of the admin listener serving Prometheus metrics at /metrics (unset = no admin listener; must differ from PORT).',
+  METRICS_HOST: 'Interface the admin listener binds (default 127.0.0.1: keep it off the public network).',
   FRONTDOOR_CONFIG: 'Optional YAML or JSON file with any of these variables as keys; the environment wins.',
 } as const;
 
@@ -231,6 +236,16 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     retentionMonths: integer('INSIGHT_RETENTION_MONTHS', 13, 1, 120),
     flushIntervalMs: integer('INSIGHT_FLUSH_INTERVAL_MS', 10_000, 100, 600_000),
   };
+  const metricsPortRaw = read('METRICS_PORT');
+  let admin: Config['admin'] = null;
+  if (metricsPortRaw !== undefined) {
+    const metricsPort = integer('METRICS_PORT', 0, 0, 65535);
+    if (metricsPort !== 0 && metricsPort === port)
+      problems.push(
+        `METRICS_PORT=${metricsPort} is the public PORT: give the admin listener its own port (e.g. 9464).`,
+      );
+    admin = { host: read('METRICS_HOST') ?? '127.0.0.1', port: metricsPort };
+  }
 
   const config: Config = {
     port,
@@ -246,6 +261,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
     insight,
+    admin,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
 import type { InsightRecorder } from '../insight/index.js';
 import type { AskService } from '../nlweb/index.js';
@@ -27,6 +28,7 @@ export interface AppContext {
   submissions: SubmissionService;
   /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
   insight?: InsightRecorder;
+  metrics: Metrics;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
+          metrics: context.metrics,
           ...(insight
             ? {
                 onAnswered: (req, query, summary) =>
@@ -86,6 +89,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   }) as unknown as FastifyInstance;
   app.addHook('preClose', (done) => {
     closing = true;
+    done();
+  });
+  const { metrics } = context;
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route pattern, never the URL: page URLs and query strings would make unbounded labels.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/index.js';
 import {
   acceptPrefersEventStream,
   LruCache,
@@ -22,6 +23,8 @@ export interface AskFastPathOptions {
   isClosing: () => boolean;
   /** Called once an answer has been sent (the site owner's insight counts it). */
   onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
+  /** Counted like every request, under the route `/ask`. */
+  metrics: Metrics;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -50,6 +53,7 @@ export function createAskFastPath(
     'content-length': '',
   }).flat();
   const lengthSlot = headers.length - 1;
+  const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
   const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
   const parse = (url: string): ValidAsk | null => {
     const known = parsedByUrl.get(url);
@@ -78,6 +82,8 @@ export function createAskFastPath(
       res.cork();
       res.write(head);
       res.end(rest);
+      const responseTime = performance.now() - started;
+      observeAnswer(responseTime / 1000);
       onAnswered?.(req, parsed.query, summary);
       if (logger.isLevelEnabled('info'))
         logger.info(
@@ -85,7 +91,7 @@ export function createAskFastPath(
             requestId,
             req: { method: 'GET', url, id: requestId },
             res: { statusCode: 200 },
-            responseTime: performance.now() - started,
+            responseTime,
           },
           'request completed',
         );

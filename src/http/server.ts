@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
 import { createInsightRecorder, openInsightStore } from '../insight/index.js';
+import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
@@ -12,6 +14,8 @@ export interface RunningServer {
   context: AppContext;
   /** The address actually bound (useful with PORT=0). */
   url: string;
+  /** The admin listener's address (metrics), or null when METRICS_PORT is unset. */
+  adminUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -54,9 +58,20 @@ export async function createAppContext(
     }
     site = loaded.site;
   }
+  const metrics = createMetrics();
   const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger, options.submissions);
-  if (!config.insight.enabled) return { config, logger, site, ask, submissions };
+  const submissions = await createSubmissionService(config, logger, { metrics, ...options.submissions });
+  metrics.watchAsk(() => ask.counts);
+  metrics.watchOutbox(async () => {
+    const stats = await submissions.store.outboxStats();
+    const oldest = stats.oldestPendingReceivedAtMs;
+    return {
+      pending: stats.pending,
+      dead: stats.dead,
+      oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
+    };
+  });
+  if (!config.insight.enabled) return { config, logger, site, ask, submissions, metrics };
   const insight = createInsightRecorder({
     store: await openInsightStore(config.database),
     logger,
@@ -64,22 +79,37 @@ export async function createAppContext(
     retentionMonths: config.insight.retentionMonths,
     flushIntervalMs: config.insight.flushIntervalMs,
   });
-  return { config, logger, site, ask, submissions, insight };
+  return { config, logger, site, ask, submissions, metrics, insight };
 }
 
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
  * file and line; the server still starts with the pages that loaded.
  */
+export interface StartServerOptions {
+  /** More routes for the admin listener, after /metrics (see src/admin/index.ts). */
+  adminRoutes?: AdminRoutes[];
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config),
+  options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   const context = await createAppContext(config, logger);
   const { site, submissions, insight } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
+  let admin: AdminServer | null = null;
+  let adminUrl: string | null = null;
+  if (config.admin) {
+    admin = createAdminServer({ ...config.admin, logger });
+    // Operator routes from other folders are added here, e.g. admin.addRoutes(reportRoutes(context)).
+    admin.addRoutes(metricsRoutes(context.metrics));
+    for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
+    adminUrl = await admin.listen();
+  }
   submissions.start();
   insight?.start();
   const address = app.server.address();
@@ -95,10 +125,11 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await admin?.close();
       await insight?.close();
       await submissions.close();
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, close };
+  return { app, context, url: `http://${host}:${port}`, adminUrl, close };
 }

@@ -11,6 +11,7 @@ export {
 export type {
   AnswerParts,
   AnswerSummary,
+  AskCounts,
   AskService,
   AskServiceOptions,
   StreamingOptions,

@@ -51,6 +51,8 @@ export interface AskService {
    * `_meta.request_id`.
    */
   answer(query: AskQuery, requestId: string): NlWebResponse;
+  /** `answer`, for an example inside a document the server publishes: not counted in `counts`. */
+  exampleAnswer(query: AskQuery, requestId: string): NlWebResponse;
   /**
    * The same answer as UTF-8 JSON bytes, equal to `JSON.stringify(answer(query, requestId))`.
    * Bytes, because sending a cached Buffer is about twice as fast as sending a string with
@@ -66,8 +68,19 @@ export interface AskService {
   readonly cachedAnswerCount: number;
   /** Whether the answer to this query is in the cache now. */
   isCached(query: AskQuery): boolean;
-  /** What the answer to this query found (from the same cached answer), for the site owner's insight. */
+  /** What the answer to this query found (the same cached answer; not counted in `counts`): call it after answering. */
   summary(query: AskQuery): AnswerSummary;
+  /** Running totals since start (for the metrics): plain counters, cheap on the hot path. */
+  readonly counts: Readonly<AskCounts>;
+}
+
+export interface AskCounts {
+  /** Answers built or taken from the cache (JSON, streamed, HEAD). */
+  answers: number;
+  /** Answers that list no result: no passage matched, or the question had no searchable word. */
+  zeroResults: number;
+  /** Answers taken from the answer cache. */
+  cacheHits: number;
 }
 
 /** An answer's JSON as `head + rest`: `head` holds the request's ids, `rest` is shared. */
@@ -228,10 +241,24 @@ export function createAskService(
     keys.set(query, { text: query.text, maxResults: query.maxResults, key });
     return key;
   };
-  const lookup = (query: AskQuery): CachedAnswer =>
-    cache.capacity === 0
-      ? compute(normaliseQuery(query.text), query.maxResults)
-      : cache.getOrSet(cacheKey(query), () => compute(normaliseQuery(query.text), query.maxResults));
+  const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
+  const lookup = (query: AskQuery, counted = true): CachedAnswer => {
+    let answer: CachedAnswer | undefined;
+    if (cache.capacity === 0) answer = compute(normaliseQuery(query.text), query.maxResults);
+    else {
+      const key = cacheKey(query);
+      answer = cache.get(key);
+      if (answer === undefined) {
+        answer = compute(normaliseQuery(query.text), query.maxResults);
+        cache.set(key, answer);
+      } else if (counted) counts.cacheHits++;
+    }
+    if (counted) {
+      counts.answers++;
+      if (answer.summary.resultCount === 0) counts.zeroResults++;
+    }
+    return answer;
+  };
 
   const metaOf = (
     query: AskQuery,
@@ -267,11 +294,16 @@ export function createAskService(
       // A fresh array, so a caller that changes its answer cannot change the cached one.
       return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
     },
+    exampleAnswer(query, requestId) {
+      const cached = lookup(query, false);
+      return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
+    },
     get cachedAnswerCount() {
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
-    summary: (query) => lookup(query).summary,
+    summary: (query) => lookup(query, false).summary,
+    counts,
     answerParts,
     answerBody: (query, requestId) => {
       const { head, rest } = answerParts(query, requestId);

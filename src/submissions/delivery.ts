@@ -16,6 +16,13 @@ export interface DeliveryEngineOptions {
   logger: Logger;
   now: () => number;
   random: () => number;
+  metrics: DeliveryMetrics | null;
+}
+
+/** What the engine reports to the server's metrics (src/metrics implements it). */
+export interface DeliveryMetrics {
+  observeDelivery(provider: string, outcome: 'delivered' | 'retry' | 'dead', seconds: number): void;
+  deliveryDeferred(): void;
 }
 
 /**
@@ -90,6 +97,7 @@ export class DeliveryEngine {
     const { store, providers, logger, now, random, config } = this.options;
     const { submission, attempt } = claim;
     const provider = providers.get(claim.provider);
+    const startedMs = performance.now();
     let result: AttemptResult;
     if (!provider) {
       result = { outcome: 'retry', errorClass: 'provider_not_configured', retryAfterMs: null };
@@ -114,6 +122,11 @@ export class DeliveryEngine {
         nextAttemptAtMs: atMs + retryDelayMs(config, attempt, result.retryAfterMs, random),
       };
 
+    this.options.metrics?.observeDelivery(
+      claim.provider,
+      update.outcome,
+      (performance.now() - startedMs) / 1000,
+    );
     const context = { submissionId: submission.id, kind: submission.kind, provider: claim.provider, attempt };
     let kept = false;
     try {

@@ -8,7 +8,7 @@ import {
   type SuggestionRequest,
   type SuggestionSuccess,
 } from '../contract/index.js';
-import { DeliveryEngine } from './delivery.js';
+import { DeliveryEngine, type DeliveryMetrics } from './delivery.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
 import { openSubmissionStore, type SubmissionStore } from './store/index.js';
@@ -26,6 +26,7 @@ export { openSubmissionStore } from './store/index.js';
 // The SQLite driver over node:sqlite or better-sqlite3, for other tables kept in the same database.
 export { openSqliteConnection, type SqliteConnection } from './store/sqlite-driver.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
+export type { DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -64,6 +65,8 @@ export interface SubmissionServiceOptions {
   store?: SubmissionStore;
   now?: () => number;
   random?: () => number;
+  /** Where delivery outcomes are counted (the server's metrics). */
+  metrics?: DeliveryMetrics;
 }
 
 const LEAD_FIELDS = [
@@ -114,6 +117,7 @@ export async function createSubmissionService(
     logger,
     now,
     random: options.random ?? Math.random,
+    metrics: options.metrics ?? null,
   });
 
   const routeOf = (

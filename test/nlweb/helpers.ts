@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
 import type { NlWebResponse } from '../../src/contract/index.js';
 import { buildApp } from '../../src/http/app.js';
+import { createMetrics } from '../../src/metrics/index.js';
 import { createAskService, type AskService, type AskServiceOptions } from '../../src/nlweb/index.js';
 import { createSubmissionService } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
@@ -151,7 +152,7 @@ export async function startAskApp(
   const { site } = await loadSite(config.contentDir);
   const ask = createAskService(site, config.publicBaseUrl, options);
   const submissions = await createSubmissionService(config, logger);
-  const app = await buildApp({ config, logger, site, ask, submissions });
+  const app = await buildApp({ config, logger, site, ask, submissions, metrics: createMetrics() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -283,6 +283,25 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       expect(claimed.length).toBe(40);
     });
 
+    it('counts pending and dead rows and finds the oldest pending one', async () => {
+      const expected = async () => {
+        const pending = await store.list({ state: 'pending', limit: 100_000 });
+        const dead = await store.list({ state: 'dead', limit: 100_000 });
+        const oldest = pending.length ? Math.min(...pending.map((r) => r.receivedAtMs)) : null;
+        return { pending: pending.length, dead: dead.length, oldestPendingReceivedAtMs: oldest };
+      };
+      expect(await store.outboxStats()).toEqual(await expected());
+      const older = await fresh({ receivedAtMs: T0 - 3_600_000 });
+      const before = await store.outboxStats();
+      expect(before).toEqual(await expected());
+      expect(before.oldestPendingReceivedAtMs).toBe(T0 - 3_600_000);
+      expect(
+        await store.complete(older.id, `inline-${older.id}`, { outcome: 'dead', errorClass: 'x', atMs: T0 }),
+      ).toBe(true);
+      const after = await store.outboxStats();
+      expect(after).toEqual({ ...(await expected()), pending: before.pending - 1, dead: before.dead + 1 });
+    });
+
     it('keeps everything across a reopen', async () => {
       const record = await fresh();
       const reopened = await backing.open();

@@ -59,7 +59,7 @@ export function discoveryInputOf(context: AppContext): DiscoveryInput {
     bodyLimitBytes: config.bodyLimitBytes,
     site,
     answerQuery: (text, maxResults) =>
-      ask.answer({ text, maxResults, conversationId: null }, EXAMPLE_REQUEST_ID),
+      ask.exampleAnswer({ text, maxResults, conversationId: null }, EXAMPLE_REQUEST_ID),
     markdownPathOf,
     renderHtmlPage: (parts) =>
       renderLayout({

@@ -1,6 +1,9 @@
 import pg from 'pg';
 import {
+  OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  toOutboxStats,
+  type OutboxStatsRow,
   SELECT_JOINED,
   schemaSql,
   SUBMISSIONS_TABLE,
@@ -237,6 +240,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return result.rows.map((row) => row.submission_id).sort();
     },
 
+    outboxStats: async () => toOutboxStats((await pool.query<OutboxStatsRow>(OUTBOX_STATS_SQL)).rows[0]),
     close: async () => {
       await pool.end();
     },

@@ -6,7 +6,7 @@ import type {
   SubmissionKind,
   SubmissionRecord,
 } from '../types.js';
-import type { DeliveryUpdate } from './types.js';
+import type { DeliveryUpdate, OutboxStats } from './types.js';
 
 /** Table names carry a prefix so the tables can live in a database shared with other software. */
 export const SUBMISSIONS_TABLE = 'frontdoor_submissions';
@@ -49,6 +49,31 @@ CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
 );
 CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (state, next_attempt_at_ms);
 `;
+}
+
+/** Pending and dead counts and the oldest pending submission, in one query (for metrics). */
+export const OUTBOX_STATS_SQL = `SELECT
+    COALESCE(SUM(CASE WHEN o.state = 'pending' THEN 1 ELSE 0 END), 0) AS pending,
+    COALESCE(SUM(CASE WHEN o.state = 'dead' THEN 1 ELSE 0 END), 0) AS dead,
+    MIN(CASE WHEN o.state = 'pending' THEN s.received_at_ms END) AS oldest_pending_ms
+  FROM ${OUTBOX_TABLE} o JOIN ${SUBMISSIONS_TABLE} s ON s.id = o.submission_id
+  WHERE o.state IN ('pending', 'dead')`;
+
+export interface OutboxStatsRow {
+  pending: number | string;
+  dead: number | string;
+  oldest_pending_ms: number | string | null;
+}
+
+export function toOutboxStats(row: OutboxStatsRow | undefined): OutboxStats {
+  return {
+    pending: Number(row?.pending ?? 0),
+    dead: Number(row?.dead ?? 0),
+    oldestPendingReceivedAtMs:
+      row?.oldest_pending_ms === null || row?.oldest_pending_ms === undefined
+        ? null
+        : Number(row.oldest_pending_ms),
+  };
 }
 
 /** A joined submission + outbox row as both databases return it (PostgreSQL gives BIGINT as text). */

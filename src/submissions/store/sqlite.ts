@@ -3,7 +3,10 @@ import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
 import { openSqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 import {
+  OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  toOutboxStats,
+  type OutboxStatsRow,
   schemaSql,
   SELECT_JOINED,
   SUBMISSIONS_TABLE,
@@ -83,6 +86,8 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   const deadIds = db.prepare<{ submission_id: string }>(
     `SELECT submission_id FROM ${OUTBOX_TABLE} WHERE state = 'dead' ORDER BY submission_id`,
   );
+
+  const outboxStats = db.prepare<OutboxStatsRow>(OUTBOX_STATS_SQL);
 
   const insert = (submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
     if (submission.idempotencyKey !== null) {
@@ -185,6 +190,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
         .filter((result) => result.requeued)
         .map((result) => result.id);
     },
+    outboxStats: async () => toOutboxStats(outboxStats.get()),
     close: async () => db.close(),
   };
 }

@@ -58,6 +58,14 @@ export type RequeueResult = {
   reason?: 'unknown' | 'delivered' | 'no-delivery';
 };
 
+/** The outbox as the metrics show it: every instance's rows. */
+export interface OutboxStats {
+  pending: number;
+  dead: number;
+  /** When the oldest pending submission was received; null when nothing is pending. */
+  oldestPendingReceivedAtMs: number | null;
+}
+
 /**
  * The durable half of the submissions room. SQLite and PostgreSQL implement it with the same
  * meaning; the contract tests in test/submissions/store-contract.ts run against both.
@@ -86,5 +94,7 @@ export interface SubmissionStore {
   /** Puts dead (or still pending) rows back in the queue, due now, with a fresh attempt budget. */
   requeue(ids: string[], nowMs: number): Promise<RequeueResult[]>;
   requeueAllDead(nowMs: number): Promise<string[]>;
+  /** Pending and dead counts and the oldest pending submission (read by the metrics at scrape time). */
+  outboxStats(): Promise<OutboxStats>;
   close(): Promise<void>;
 }
