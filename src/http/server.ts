@@ -3,7 +3,7 @@ import pino, { type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
-import { createInsightRecorder, openInsightStore } from '../insight/index.js';
+import { createInsightRecorder, insightReportRoutes, openInsightStore } from '../insight/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
@@ -107,6 +107,15 @@ export async function startServer(
     admin = createAdminServer({ ...config.admin, logger });
     // Operator routes from other folders are added here, e.g. admin.addRoutes(reportRoutes(context)).
     admin.addRoutes(metricsRoutes(context.metrics));
+    if (insight)
+      admin.addRoutes(
+        insightReportRoutes({
+          store: insight.store,
+          siteName: context.ask.siteName,
+          publicBaseUrl: config.publicBaseUrl,
+          minClients: config.insight.minClients,
+        }),
+      );
     for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
     adminUrl = await admin.listen();
   }

@@ -44,3 +44,16 @@ export {
   type InsightReport,
   type QueryStat,
 } from './report.js';
+export {
+  INSIGHT_REPORT_CSP,
+  renderInsightReport,
+  SUGGESTION_FORM_PATH,
+  suggestionLink,
+  type InsightHtmlOptions,
+} from './html.js';
+export {
+  DEFAULT_REPORT_DAYS,
+  INSIGHT_REPORT_PATH,
+  insightReportRoutes,
+  type InsightReportRoutesOptions,
+} from './routes.js';

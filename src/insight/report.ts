@@ -68,7 +68,9 @@ export const isoDayOf = (ms: number): string => new Date(ms).toISOString().slice
 
 /** Whether `text` is a real calendar day written YYYY-MM-DD. */
 export function isIsoDay(text: string): boolean {
-  return ISO_DAY.test(text) && isoDayOf(Date.parse(`${text}T00:00:00Z`)) === text;
+  if (!ISO_DAY.test(text)) return false;
+  const at = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(at) && isoDayOf(at) === text;
 }
 
 /** The last `days` days up to and including `today`. */
