@@ -15,6 +15,10 @@
  * - /ask, distinct: tens of thousands of different questions drawn from the site's headings and
  *   text, in one global sequence, so every request asks a question not asked before and nothing
  *   comes from the cache.
+ * Both /ask loads run against two servers, insight on (the default) and INSIGHT=off, each right
+ * after its own hello world: insight's cost is the ratio of the two. All requests come from one
+ * address, so no question ever reaches k distinct clients and every request pays for the keyed
+ * hash of its client: insight's worst case (docs/insight.md).
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -86,7 +90,15 @@ export interface HttpBenchResult {
   healthz: RatioSeries;
   askPopular: RatioSeries & { queries: string[] };
   askDistinct: RatioSeries & { sample: string[]; warmUpQueries: number; everyRequestNew: boolean };
+  /** The same /ask loads on a server with INSIGHT=off. */
+  askPopularInsightOff: RatioSeries;
+  askDistinctInsightOff: RatioSeries;
+  /** /ask throughput with insight on ÷ off (each first taken as a ratio to its own hello world). */
+  insightCost: { popular: number; distinct: number };
 }
+
+/** Insight may cost /ask at most 5 % of its throughput. */
+export const INSIGHT_THROUGHPUT_TARGET = 0.95;
 
 /** The popular questions (the lead's set; asked in a cycle of 8, so cached). */
 export const POPULAR_QUERIES = [
@@ -402,7 +414,12 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
-  const [askPort, helloPort, answerPort] = (await freePorts(3)) as [number, number, number];
+  const [askPort, helloPort, answerPort, askOffPort] = (await freePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const bareServers: ChildProcess[] = [];
   /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
   const startBare = async (
@@ -425,20 +442,42 @@ export async function runHttpBench(
 
   const entry = serverEntry();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-'));
+  const dataDirOff = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-off-'));
   // LOG_LEVEL=warn: at info, Fastify logs every request, which measures the log, not /ask.
   const askServer = spawnServer(
     entry,
-    { PORT: String(askPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONTENT_DIR: '' },
+    {
+      PORT: String(askPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      CONTENT_DIR: '',
+      INSIGHT: 'on',
+    },
+    { core: 0, stdout: 'ignore' },
+  );
+  const askOffServer = spawnServer(
+    entry,
+    {
+      PORT: String(askOffPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDirOff,
+      CONTENT_DIR: '',
+      INSIGHT: 'off',
+    },
     { core: 0, stdout: 'ignore' },
   );
   const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
-    if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
+    if (askServer.exitCode !== null || askOffServer.exitCode !== null)
+      throw new Error(`a frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
+  const askOffBase = `http://127.0.0.1:${askOffPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
   const hellos: LoadRun[] = [];
@@ -449,12 +488,16 @@ export async function runHttpBench(
     healthz: [] as number[],
     popular: [] as number[],
     distinct: [] as number[],
+    popularOff: [] as number[],
+    distinctOff: [] as number[],
   };
   const answerStringRuns: LoadRun[] = [];
   const answerBufferRuns: LoadRun[] = [];
   const healthRuns: LoadRun[] = [];
   const popularRuns: LoadRun[] = [];
   const distinctRuns: LoadRun[] = [];
+  const popularOffRuns: LoadRun[] = [];
+  const distinctOffRuns: LoadRun[] = [];
   const scratch = mkdtempSync(path.join(tmpdir(), 'fd-bench-answer-'));
   try {
     const helloBase = await startBare(
@@ -466,6 +509,11 @@ export async function runHttpBench(
     await waitForHttp(
       `${askBase}/healthz`,
       () => askServer.exitCode === null,
+      (body) => body === '{"status":"ok"}',
+    );
+    await waitForHttp(
+      `${askOffBase}/healthz`,
+      () => askOffServer.exitCode === null,
       (body) => body === '{"status":"ok"}',
     );
     // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
@@ -488,6 +536,8 @@ export async function runHttpBench(
     await measure('/healthz warm-up', askBase, ['/healthz'], 1);
     await measure('/ask popular warm-up', askBase, popularPaths, 1);
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
+    await measure('/ask popular warm-up, insight off', askOffBase, popularPaths, 1);
+    await measure('/ask distinct warm-up, insight off', askOffBase, warmUp.map(askPath), 2);
     // Every load right after its own hello world: the machine's speed drifts over seconds, and a
     // ratio should compare two loads that saw the same machine.
     const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
@@ -500,14 +550,20 @@ export async function runHttpBench(
       await paired('answerBuffer', answerBufferRuns, answerBase, ['/buffer']);
       await paired('healthz', healthRuns, askBase, ['/healthz']);
       await paired('popular', popularRuns, askBase, popularPaths);
+      await paired('popularOff', popularOffRuns, askOffBase, popularPaths);
+      // Each server gets half of the round's slice: never-asked questions for both.
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
-      await paired('distinct', distinctRuns, askBase, slice);
+      const half = Math.floor(slice.length / 2);
+      await paired('distinct', distinctRuns, askBase, slice.slice(0, half));
+      await paired('distinctOff', distinctOffRuns, askOffBase, slice.slice(half));
     }
     hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {
     for (const child of bareServers) await stopServer(child);
     await stopServer(askServer);
+    await stopServer(askOffServer);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDirOff, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
   // Each load against the hello worlds on both sides of it (geometric mean): a drift that is
@@ -523,6 +579,14 @@ export async function runHttpBench(
     reference('distinct'),
     Math.min(measured.length, sliceSize * rounds),
   );
+  const popular = ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length);
+  const popularOff = ratioSeries(popularOffRuns, reference('popularOff'), POPULAR_QUERIES.length);
+  const distinctOff = ratioSeries(
+    distinctOffRuns,
+    reference('distinctOff'),
+    Math.min(measured.length, sliceSize * rounds),
+  );
+  const round3 = (x: number): number => Math.round(x * 1000) / 1000;
   return {
     loadGenerator: wrk ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
@@ -535,15 +599,20 @@ export async function runHttpBench(
     answerString: ratioSeries(answerStringRuns, reference('answerString'), 1),
     answerBuffer: ratioSeries(answerBufferRuns, reference('answerBuffer'), 1),
     healthz: ratioSeries(healthRuns, reference('healthz'), 1),
-    askPopular: {
-      ...ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length),
-      queries: POPULAR_QUERIES,
-    },
+    askPopular: { ...popular, queries: POPULAR_QUERIES },
     askDistinct: {
       ...distinct,
       warmUpQueries: warmUp.length,
-      everyRequestNew: distinctRuns.every((d) => d.requests <= sliceSize),
+      everyRequestNew: [...distinctRuns, ...distinctOffRuns].every(
+        (d) => d.requests <= Math.floor(sliceSize / 2),
+      ),
       sample: measured.slice(0, 8),
+    },
+    askPopularInsightOff: popularOff,
+    askDistinctInsightOff: distinctOff,
+    insightCost: {
+      popular: round3(popular.ratio / popularOff.ratio),
+      distinct: round3(distinct.ratio / distinctOff.ratio),
     },
   };
 }

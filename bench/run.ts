@@ -33,7 +33,7 @@ import { loadCranfield } from './cranfield.js';
 import { frontdoorEngine, lunrEngine, miniSearchEngine } from './engines.js';
 import type { Engine } from './engines.js';
 import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
-import { runHttpBench } from './http.js';
+import { INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality } from './quality.js';
 import {
@@ -437,6 +437,18 @@ async function main(): Promise<void> {
           ratioText(h.askDistinct),
           h.askDistinct.distinctQueries,
         ],
+        [
+          'GET /ask, popular, INSIGHT=off',
+          h.askPopularInsightOff,
+          ratioText(h.askPopularInsightOff),
+          h.askPopularInsightOff.distinctQueries,
+        ],
+        [
+          'GET /ask, distinct, INSIGHT=off',
+          h.askDistinctInsightOff,
+          ratioText(h.askDistinctInsightOff),
+          h.askDistinctInsightOff.distinctQueries,
+        ],
       ];
       console.log(
         table(
@@ -463,6 +475,9 @@ async function main(): Promise<void> {
             r.rounds.map((x) => Math.round(x.rps).toLocaleString('en-US')).join(' '),
           ]),
         ),
+      );
+      console.log(
+        `insight on ÷ off (each against its own hello world): popular ${h.insightCost.popular.toFixed(3)}, distinct ${h.insightCost.distinct.toFixed(3)} (target ≥ ${INSIGHT_THROUGHPUT_TARGET}).`,
       );
       console.log(
         `distinct: questions from the sample site's headings and text, each round its own slice${

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { LruCache } from '../nlweb/index.js';
 
 /**
  * Who sent a request, in four classes:
@@ -115,16 +114,24 @@ export function classifyClient(headers: IncomingHttpHeaders): ClientIdentity {
 
 /**
  * `classifyClient` with the answers for recent User-Agents kept: a busy site sees the same few
- * hundred again and again, and the regular expressions are the costly part.
+ * hundred again and again, and the regular expressions are the costly part. Two plain maps (with
+ * and without a browser's headers) keyed by the User-Agent itself, emptied when full: no key is
+ * built per request and a hit moves nothing.
  */
 export function createClientClassifier(capacity = 512): (headers: IncomingHttpHeaders) => ClientIdentity {
-  const byShape = new LruCache<string, ClientIdentity>(capacity);
+  const shaped = new Map<string, ClientIdentity>();
+  const plain = new Map<string, ClientIdentity>();
   return (headers) => {
     const userAgent = headers['user-agent'];
     if (userAgent === undefined) return NOBODY;
     // The only header besides the User-Agent the table reads is whether a browser's headers are there.
-    const browserShaped = headers['accept-language'] !== undefined || headers['sec-fetch-mode'] !== undefined;
-    const key = browserShaped ? `1${userAgent}` : `0${userAgent}`;
-    return byShape.getOrSet(key, () => classifyClient(headers));
+    const known =
+      headers['accept-language'] !== undefined || headers['sec-fetch-mode'] !== undefined ? shaped : plain;
+    let identity = known.get(userAgent);
+    if (identity === undefined) {
+      if (known.size >= capacity) known.clear();
+      known.set(userAgent, (identity = classifyClient(headers)));
+    }
+    return identity;
   };
 }

@@ -9,6 +9,7 @@ import {
   retentionStartDay,
   type InsightStore,
 } from '../../src/insight/index.js';
+import { seededHash } from '../../src/insight/recorder.js';
 import type { AnswerSummary } from '../../src/nlweb/index.js';
 
 const FOUND: AnswerSummary = { resultCount: 3, queryTermCount: 2, topMatchedTermCount: 2, topScore: 9 };
@@ -149,6 +150,17 @@ describe('insight recorder', () => {
     expect(kept.queries).toEqual([]);
     expect(kept.reads).toEqual([]);
     await recorder.close();
+  });
+
+  it('keys client hashes by the salt: same address and salt agree, another salt or address does not', () => {
+    const salt = [0x1234_5678, 0x9abc_def0] as const;
+    const other = [0x1234_5678, 0x9abc_def1] as const;
+    const addresses = Array.from({ length: 2000 }, (_, i) => `192.0.${i >> 8}.${i & 255}`);
+    const hashes = new Set(addresses.map((address) => seededHash(address, salt)));
+    expect(hashes.size).toBe(addresses.length);
+    expect(seededHash('192.0.2.1', salt)).toBe(seededHash('192.0.2.1', salt));
+    expect(seededHash('192.0.2.1', other)).not.toBe(seededHash('192.0.2.1', salt));
+    for (const value of hashes) expect(Number.isSafeInteger(value)).toBe(true);
   });
 
   it('computes the first kept day by calendar months', () => {
