@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import { normaliseQuery, type AnswerSummary } from '../nlweb/index.js';
-import { createClientClassifier, type ClientClass } from './classify.js';
+import { CLIENT_CLASSES, createClientClassifier, type ClientClass } from './classify.js';
 import { readershipDocument } from './documents.js';
 import type { InsightBatch, InsightStore, QueryRow, ReadRow, SearchCounts, SearchTotalRow } from './store.js';
 import { isWeakMatch } from './weak-match.js';
@@ -119,11 +119,17 @@ const addTo = (counter: Counter, zero: boolean, weak: boolean) => {
 };
 const emptyCounts = (): Counter => ({ searches: 0, zeroResults: 0, weakMatches: 0 });
 
+/**
+ * A text still below k: two small arrays, as a busy day holds tens of thousands of these.
+ * `clients` has fewer than k entries; `counts` holds searches, zero results and weak matches per
+ * class, in CLIENT_CLASSES order.
+ */
 interface Pending {
   /** Keyed hashes of the clients that asked it today (never written anywhere). */
-  clients: Set<number>;
-  byClass: Map<ClientClass, Counter>;
+  clients: number[];
+  counts: number[];
 }
+const CLASS_INDEX: Readonly<Record<ClientClass, number>> = { browser: 0, agent: 1, crawler: 2, other: 3 };
 
 /** The map under `key`, made on first use. */
 function child<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -276,18 +282,27 @@ export function createInsightRecorder(options: InsightRecorderOptions): InsightR
     let entry = pending.get(query);
     if (!entry) {
       if (pending.size >= maxPending) return;
-      entry = { clients: new Set(), byClass: new Map() };
+      entry = { clients: [], counts: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
       pending.set(query, entry);
     }
-    entry.clients.add(clientHash(address));
-    let counts = entry.byClass.get(clientClass);
-    if (!counts) entry.byClass.set(clientClass, (counts = emptyCounts()));
-    addTo(counts, zero, weak);
-    if (entry.clients.size >= minClients) {
+    const client = clientHash(address);
+    if (!entry.clients.includes(client)) entry.clients.push(client);
+    const at = CLASS_INDEX[clientClass] * 3;
+    entry.counts[at]! += 1;
+    if (zero) entry.counts[at + 1]! += 1;
+    if (weak) entry.counts[at + 2]! += 1;
+    if (entry.clients.length >= minClients) {
       // k distinct clients asked it today: its counts so far, and from now on, go to the store.
       pending.delete(query);
       released.add(query);
-      for (const [cls, classCounts] of entry.byClass) buffer.addQuery(today, query, cls, classCounts);
+      CLIENT_CLASSES.forEach((cls, index) => {
+        const [searches, zeroResults, weakMatches] = entry.counts.slice(index * 3, index * 3 + 3) as [
+          number,
+          number,
+          number,
+        ];
+        if (searches > 0) buffer.addQuery(today, query, cls, { searches, zeroResults, weakMatches });
+      });
     }
   };
 
