@@ -14,15 +14,18 @@
  *   (src/nlweb/service.ts, an LRU of DEFAULT_ANSWER_CACHE_SIZE answers) serves them;
  * - /ask, distinct: tens of thousands of different questions drawn from the site's headings and
  *   text, in one global sequence, so every request asks a question not asked before and nothing
- *   comes from the cache.
- * Both /ask loads run against two servers, insight on (the default) and INSIGHT=off, each right
- * after its own hello world: insight's cost is the ratio of the two. All requests come from one
- * address, so no question ever reaches k distinct clients and every request pays for the keyed
- * hash of its client: insight's worst case (docs/insight.md).
+ *   comes from the cache;
+ * - /ask, popular, with the default request logging: a second app server at LOG_LEVEL=info (one
+ *   line per request) writing its log to a file, next to the first one at LOG_LEVEL=warn (no
+ *   request lines): what the per-request log line costs /ask.
+ * Both /ask loads also run against a server with INSIGHT=off, each right after its own hello world:
+ * insight's cost is the ratio of the two. All requests come from one address, so no question ever
+ * reaches k distinct clients and every request pays for the keyed hash of its client: insight's
+ * worst case (docs/insight.md).
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -95,6 +98,15 @@ export interface HttpBenchResult {
   askDistinctInsightOff: RatioSeries;
   /** /ask throughput with insight on ÷ off (each first taken as a ratio to its own hello world). */
   insightCost: { popular: number; distinct: number };
+  /**
+   * The popular questions on a server at LOG_LEVEL=info (the default: one request line each),
+   * logging to a file; `loggingCost` = 1 − its rps ÷ askPopular's rps, round by round (median).
+   */
+  askPopularLogged: RatioSeries & {
+    logLevel: 'info';
+    logBytesPerRequest: number;
+    loggingCost: number;
+  };
 }
 
 /** Insight may cost /ask at most 5 % of its throughput. */
@@ -379,9 +391,10 @@ function series(rounds: LoadRun[]): LoadSeries {
   };
 }
 
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
 function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueries: number): RatioSeries {
   const ratios = rounds.map((r, i) => r.rps / (hello[i] as LoadRun).rps);
-  const round3 = (x: number): number => Math.round(x * 1000) / 1000;
   return {
     ...series(rounds),
     ratio: round3(median(ratios)),
@@ -393,7 +406,8 @@ function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueri
 
 /**
  * The servers run side by side (pinned to core 0; an idle one costs nothing). In every round each
- * load — the answer bytes, /healthz, popular /ask, distinct /ask — runs between two hello worlds,
+ * load — the answer bytes, /healthz, popular /ask, distinct /ask, popular /ask on the logging
+ * server — runs between two hello worlds,
  * and its ratio is taken against their geometric mean: the shared machine's speed drifts over
  * seconds, so only neighbouring loads see the same machine. The summary is the median over rounds.
  */
@@ -414,7 +428,8 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
-  const [askPort, helloPort, answerPort, askOffPort] = (await freePorts(4)) as [
+  const [askPort, helloPort, answerPort, loggedPort, askOffPort] = (await freePorts(5)) as [
+    number,
     number,
     number,
     number,
@@ -468,15 +483,34 @@ export async function runHttpBench(
     },
     { core: 0, stdout: 'ignore' },
   );
+  // The same app at the default LOG_LEVEL=info: one line per request, into a file as a log
+  // collector's file would receive it.
+  const logFile = path.join(dataDir, 'requests.log');
+  const logFd = openSync(logFile, 'w');
+  const loggedServer = spawnServer(
+    entry,
+    {
+      PORT: String(loggedPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_DIR: path.join(dataDir, 'logged'),
+      CONTENT_DIR: '',
+    },
+    { core: 0, stdout: logFd },
+  );
+  closeSync(logFd);
   const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
-    if (askServer.exitCode !== null || askOffServer.exitCode !== null)
-      throw new Error(`a frontdoor server exited during ${name}`);
+    if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
+    if (loggedServer.exitCode !== null) throw new Error(`the logging frontdoor server exited during ${name}`);
+    if (askOffServer.exitCode !== null)
+      throw new Error(`the INSIGHT=off frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
+  const loggedBase = `http://127.0.0.1:${loggedPort}`;
   const askOffBase = `http://127.0.0.1:${askOffPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
@@ -490,7 +524,12 @@ export async function runHttpBench(
     distinct: [] as number[],
     popularOff: [] as number[],
     distinctOff: [] as number[],
+    popularLogged: [] as number[],
   };
+  const popularLoggedRuns: LoadRun[] = [];
+  /** Log bytes written and requests answered by the logging server during the measured runs. */
+  let loggedBytes = 0;
+  let loggedRequests = 0;
   const answerStringRuns: LoadRun[] = [];
   const answerBufferRuns: LoadRun[] = [];
   const healthRuns: LoadRun[] = [];
@@ -509,6 +548,11 @@ export async function runHttpBench(
     await waitForHttp(
       `${askBase}/healthz`,
       () => askServer.exitCode === null,
+      (body) => body === '{"status":"ok"}',
+    );
+    await waitForHttp(
+      `${loggedBase}/healthz`,
+      () => loggedServer.exitCode === null,
       (body) => body === '{"status":"ok"}',
     );
     await waitForHttp(
@@ -538,6 +582,7 @@ export async function runHttpBench(
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
     await measure('/ask popular warm-up, insight off', askOffBase, popularPaths, 1);
     await measure('/ask distinct warm-up, insight off', askOffBase, warmUp.map(askPath), 2);
+    await measure('/ask popular, logged, warm-up', loggedBase, popularPaths, 1);
     // Every load right after its own hello world: the machine's speed drifts over seconds, and a
     // ratio should compare two loads that saw the same machine.
     const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
@@ -555,12 +600,17 @@ export async function runHttpBench(
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
       await paired('distinct', distinctRuns, askBase, slice);
       await paired('distinctOff', distinctOffRuns, askOffBase, slice);
+      const logSizeBefore = statSync(logFile).size;
+      await paired('popularLogged', popularLoggedRuns, loggedBase, popularPaths);
+      loggedBytes += statSync(logFile).size - logSizeBefore;
+      loggedRequests += popularLoggedRuns.at(-1)!.requests;
     }
     hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {
     for (const child of bareServers) await stopServer(child);
     await stopServer(askServer);
     await stopServer(askOffServer);
+    await stopServer(loggedServer);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(dataDirOff, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
@@ -585,7 +635,7 @@ export async function runHttpBench(
     reference('distinctOff'),
     Math.min(measured.length, sliceSize * rounds),
   );
-  const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+  const popularLogged = ratioSeries(popularLoggedRuns, reference('popularLogged'), POPULAR_QUERIES.length);
   return {
     loadGenerator: wrk ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
@@ -602,9 +652,7 @@ export async function runHttpBench(
     askDistinct: {
       ...distinct,
       warmUpQueries: warmUp.length,
-      everyRequestNew: [...distinctRuns, ...distinctOffRuns].every(
-        (d) => d.requests <= Math.floor(sliceSize / 2),
-      ),
+      everyRequestNew: [...distinctRuns, ...distinctOffRuns].every((d) => d.requests <= sliceSize),
       sample: measured.slice(0, 8),
     },
     askPopularInsightOff: popularOff,
@@ -612,6 +660,14 @@ export async function runHttpBench(
     insightCost: {
       popular: round3(popular.ratio / popularOff.ratio),
       distinct: round3(distinct.ratio / distinctOff.ratio),
+    },
+    askPopularLogged: {
+      ...popularLogged,
+      logLevel: 'info',
+      // The file may lag the last requests by the logger's buffer: a lower bound per request.
+      logBytesPerRequest: loggedRequests > 0 ? Math.round(loggedBytes / loggedRequests) : 0,
+      // Both against their own hello worlds, so the machine's drift between the two runs cancels.
+      loggingCost: round3(1 - popularLogged.ratio / popular.ratio),
     },
   };
 }

@@ -261,6 +261,14 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       note: `${unjudged}${thousands(http.askPopular.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopular.bytesPerResponse)}; ${range(http.askPopular)}; ${http.askPopular.distinctQueries} questions, cached`,
     });
     rows.push({
+      target: 'GET /ask popular: request logging on (LOG_LEVEL=info) vs off',
+      measured: `${thousands(http.askPopularLogged.rps)} vs ${thousands(http.askPopular.rps)} req/s`,
+      pass: null,
+      note:
+        `logging costs ${(http.askPopularLogged.loggingCost * 100).toFixed(1)} % of /ask throughput (ratios ${http.askPopularLogged.ratio.toFixed(3)} vs ${http.askPopular.ratio.toFixed(3)}); ` +
+        `~${http.askPopularLogged.logBytesPerRequest} log bytes per request, to a file`,
+    });
+    rows.push({
       target: ratioTargets[1] as string,
       measured: http.askDistinct.ratio.toFixed(3),
       pass: null,

@@ -419,7 +419,8 @@ async function main(): Promise<void> {
       console.log(
         `${h.loadGenerator}, 1 thread, ${h.connections} connections; ` +
           `${h.pinnedToSeparateCores ? 'servers on core 0, load generator on core 1' : 'NOT pinned (no taskset)'}; ` +
-          `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}, LOG_LEVEL=warn, ` +
+          `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}, LOG_LEVEL=warn ` +
+          `(a second server at the default LOG_LEVEL=info logs each request to a file), ` +
           `answer cache ${h.answerCacheSize}. Loads interleaved per round; medians over rounds, ratios taken within a round.`,
       );
       const kb = (b: number | null): string => (b === null ? '' : (b / 1024).toFixed(1));
@@ -431,6 +432,12 @@ async function main(): Promise<void> {
         ['node:http, /ask answer bytes as Buffer', h.answerBuffer, ratioText(h.answerBuffer), 1],
         ['GET /healthz (frontdoor)', h.healthz, ratioText(h.healthz), 1],
         ['GET /ask, popular (cached)', h.askPopular, ratioText(h.askPopular), h.askPopular.distinctQueries],
+        [
+          'GET /ask, popular, request logging on (info)',
+          h.askPopularLogged,
+          ratioText(h.askPopularLogged),
+          h.askPopularLogged.distinctQueries,
+        ],
         [
           'GET /ask, distinct (uncached)',
           h.askDistinct,

@@ -12,6 +12,12 @@ export interface DeliveryRoute {
   mailTo: string[];
 }
 
+/** `quota` units per fixed window of `windowSeconds`, opened by the first unit. */
+export interface RateLimitPolicy {
+  quota: number;
+  windowSeconds: number;
+}
+
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
@@ -51,6 +57,16 @@ export interface Config {
     minClients: number;
     retentionMonths: number;
     flushIntervalMs: number;
+  };
+  /** Abuse limits; a null policy is off. Counts are shared through Redis when `redisUrl` is set. */
+  rateLimits: {
+    redisUrl: string | null;
+    /** Per client address (IPv6 /64). */
+    leads: RateLimitPolicy | null;
+    suggestions: RateLimitPolicy | null;
+    ask: RateLimitPolicy | null;
+    /** Global: deliveries started by every instance together. */
+    deliveries: RateLimitPolicy | null;
   };
   /** The operators' listener (metrics, reports); null when METRICS_PORT is unset. */
   admin: { host: string; port: number } | null;
@@ -95,6 +111,15 @@ export const CONFIG_VARIABLES = {
     'Distinct clients that must ask a search on one day before its text is stored (k; default 3, at least 2).',
   INSIGHT_RETENTION_MONTHS: 'Months the insight aggregates are kept before they are deleted (default 13).',
   INSIGHT_FLUSH_INTERVAL_MS: 'How often insight counts are written to the store, in ms (default 10000).',
+  REDIS_URL:
+    'redis:// or rediss:// URL shared by every instance for the rate limits; unset = counted in each process.',
+  RATE_LIMIT_LEADS: 'Demo requests per client address (IPv6 /64) as COUNT/SECONDS, or off (default 5/600).',
+  RATE_LIMIT_SUGGESTIONS:
+    'Document suggestions per client address as COUNT/SECONDS, or off (default 10/600).',
+  RATE_LIMIT_ASK:
+    '/ask requests (GET and POST) per client address as COUNT/SECONDS, or off (default 600/60).',
+  RATE_LIMIT_DELIVERIES:
+    'Deliveries started by all instances together as COUNT/SECONDS, or off; over it they wait (default 120/60).',
   METRICS_PORT:
     'Port of the admin listener serving Prometheus metrics at /metrics (unset = no admin listener; must differ from PORT).',
   METRICS_HOST: 'Interface the admin listener binds (default 127.0.0.1: keep it off the public network).',
@@ -236,6 +261,34 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     retentionMonths: integer('INSIGHT_RETENTION_MONTHS', 13, 1, 120),
     flushIntervalMs: integer('INSIGHT_FLUSH_INTERVAL_MS', 10_000, 100, 600_000),
   };
+  const policy = (name: ConfigVariable, fallback: RateLimitPolicy): RateLimitPolicy | null => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (raw.toLowerCase() === 'off') return null;
+    const match = /^(\d{1,9})\s*\/\s*(\d{1,6})$/.exec(raw);
+    const quota = Number(match?.[1]);
+    const windowSeconds = Number(match?.[2]);
+    if (!match || quota < 1 || windowSeconds < 1 || windowSeconds > 86_400) {
+      problems.push(
+        `${name}="${raw}" is not valid: write COUNT/SECONDS with a window of 1 to 86400 seconds (e.g. ${fallback.quota}/${fallback.windowSeconds}), or off.`,
+      );
+      return fallback;
+    }
+    return { quota, windowSeconds };
+  };
+  const redisUrl = read('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^/]/.test(redisUrl))
+    problems.push(
+      'REDIS_URL is not a redis:// URL: set it to redis://host:6379 (or rediss:// for TLS), or unset it to count in each process.',
+    );
+  const rateLimits: Config['rateLimits'] = {
+    redisUrl,
+    leads: policy('RATE_LIMIT_LEADS', { quota: 5, windowSeconds: 600 }),
+    suggestions: policy('RATE_LIMIT_SUGGESTIONS', { quota: 10, windowSeconds: 600 }),
+    ask: policy('RATE_LIMIT_ASK', { quota: 600, windowSeconds: 60 }),
+    deliveries: policy('RATE_LIMIT_DELIVERIES', { quota: 120, windowSeconds: 60 }),
+  };
+
   const metricsPortRaw = read('METRICS_PORT');
   let admin: Config['admin'] = null;
   if (metricsPortRaw !== undefined) {
@@ -261,6 +314,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
     insight,
+    rateLimits,
     admin,
   };
 

@@ -6,5 +6,6 @@ export type {
   DatabaseConfig,
   DeliveryProviderName,
   DeliveryRoute,
+  RateLimitPolicy,
 } from './config.js';
 export { BUNDLED_CONTENT_DIR, PACKAGE_ROOT } from './paths.js';

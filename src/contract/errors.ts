@@ -73,3 +73,18 @@ export function internalErrorBody(requestId: string): ErrorBody {
     'Nothing was stored. Try again in a moment; if it keeps failing, contact the site owner with the reference.',
   );
 }
+
+/** 429: the client's quota for this operation is used up (limits are per address or IPv6 /64). */
+export function rateLimitedBody(
+  what: string,
+  quota: number,
+  windowSeconds: number,
+  retryAfterSeconds: number,
+): ErrorBody {
+  return errorBody(
+    'RATE_LIMITED',
+    'Too many requests',
+    `Too many ${what} from your address: at most ${quota} every ${windowSeconds} seconds are accepted.`,
+    `Wait ${retryAfterSeconds} seconds (see the Retry-After header) and send it again; nothing was stored.`,
+  );
+}

@@ -51,6 +51,41 @@ function bodyLimitNote(limit: number): string {
   );
 }
 
+/** The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) and Retry-After. */
+const RATE_LIMIT_STATE_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The client\'s quota for this operation: `"<name>";q=<requests>;w=<window in seconds>` (IETF RateLimit ' +
+      'fields draft). Sent while the operator has a limit on.',
+    schema: { type: 'string' },
+    example: '"leads";q=5;w=600',
+  },
+  RateLimit: {
+    description:
+      'What is left of the quota: `"<name>";r=<remaining>;t=<seconds until the window ends>`. The window opens ' +
+      'with the first counted request.',
+    schema: { type: 'string' },
+    example: '"leads";r=4;t=600',
+  },
+};
+
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before sending again.',
+    schema: { type: 'integer', minimum: 1 },
+    example: 423,
+  },
+};
+
+/** What the 429 answers share, per operation. */
+const RATE_LIMIT_RULES =
+  'Limits: requests are counted per client address (an IPv6 address by its /64 network; behind the ' +
+  "operator's proxies, the address they forwarded) in fixed windows shared by every server instance. Over " +
+  'the quota the answer is 429 with `Retry-After` and the `RateLimit` / `RateLimit-Policy` fields; the ' +
+  'quota and window are configured by the operator and given in `RateLimit-Policy`.';
+
+const SUBMISSION_LIMIT_NOTE = `${RATE_LIMIT_RULES} Only valid submissions are counted; a refused one is not stored.`;
+
 function marketingErrors(limit: number) {
   return {
     '400': jsonError(
@@ -71,6 +106,20 @@ function marketingErrors(limit: number) {
       message: `The request body is larger than the limit of ${limit} bytes.`,
       resolution: `Send a body of at most ${limit} bytes; every field's own length limit is in /openapi.json.`,
     }),
+    '429': {
+      ...jsonError(
+        'RATE_LIMITED: too many submissions from this client address within the window; nothing was stored. ' +
+          'Wait the `Retry-After` seconds.',
+        {
+          ok: false,
+          error: 'Too many requests',
+          code: 'RATE_LIMITED',
+          message: 'Too many demo requests from your address: at most 5 every 600 seconds are accepted.',
+          resolution: 'Wait 423 seconds (see the Retry-After header) and send it again; nothing was stored.',
+        },
+      ),
+      headers: { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_STATE_HEADERS },
+    },
     '500': jsonError('INTERNAL_ERROR: the submission could not be stored; nothing was kept. Retry later.', {
       ok: false,
       error: 'Internal error',
@@ -100,7 +149,10 @@ const ASK_STREAMING = (on: string, off: string) =>
 
 const ASK_ERRORS =
   'Errors are NLWeb responses with `response_type` `Elicitation` and one text item saying what to fix: 400 ' +
-  'for a missing or blank query, a query over 1000 characters, an invalid parameter or body, or invalid JSON. ' +
+  'for a missing or blank query, a query over 1000 characters, an invalid parameter or body, or invalid JSON; ' +
+  '429 when the client sent too many requests (`Retry-After` says when to ask again). ' +
+  RATE_LIMIT_RULES +
+  ' ' +
   'CORS preflight: `OPTIONS /ask` answers 204 with `Access-Control-Allow-Methods: GET, POST, OPTIONS`, ' +
   '`Access-Control-Allow-Headers: Content-Type, Accept` and `Access-Control-Max-Age: 86400`; no credentials.';
 
@@ -182,6 +234,17 @@ function askResponses(post: boolean, limit = 0) {
         'What would you like to search for? The query is missing or blank. Send your question as `?query=your+question` (GET /ask) or as {"query": {"text": "your question"}} (POST /ask).',
       ),
     ),
+    '429': {
+      ...error(
+        'Too many /ask requests from this client address within the window (the limit is generous: it stops ' +
+          'floods, not readers). The body is an NLWeb response whose text item says how long to wait.',
+        nlwebExample(
+          'Elicitation',
+          'Too many searches from your address: at most 600 every 60 seconds are answered. Wait 12 seconds (see the Retry-After header) and ask again.',
+        ),
+      ),
+      headers: { ...CORS_HEADER, ...RETRY_AFTER_HEADER, ...RATE_LIMIT_STATE_HEADERS },
+    },
     ...(post
       ? {
           '413': error(
@@ -242,11 +305,16 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         'The two POST operations under /api create real submissions: agents must obtain the user’s explicit ' +
         'approval of the exact data before calling them.\n\n' +
         'Errors of the /api operations use the `Error` envelope. Status codes: INVALID_JSON 400, ' +
-        'VALIDATION_ERROR 400, PAYLOAD_TOO_LARGE 413, INTERNAL_ERROR 500, ENDPOINT_NOT_FOUND 404 for an unknown ' +
+        'VALIDATION_ERROR 400, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, INTERNAL_ERROR 500, ENDPOINT_NOT_FOUND 404 for an unknown ' +
         'path and 405 (with an `Allow` header) for a known path with another method. /ask answers its errors ' +
         'with an NLWeb response whose text item says what to fix.\n\n' +
         'A 2xx from a submission means it is durably stored; `delivered` says whether the configured provider ' +
-        'already confirmed delivery, and undelivered submissions are retried with exponential backoff.',
+        'already confirmed delivery, and undelivered submissions are retried with exponential backoff.\n\n' +
+        "Every response carries an `X-Request-Id` header naming the request in the server's logs (quote it when " +
+        'reporting a problem); /ask answers carry the same id as `_meta.request_id`. An `X-Request-Id` sent by the ' +
+        "operator's trusted proxy (8 to 128 letters, digits or `._:@+=/-`) is kept; one sent by a client directly " +
+        'is replaced.\n\n' +
+        RATE_LIMIT_RULES,
       ...(options.contactEmail ? { contact: { email: options.contactEmail } } : {}),
     },
     servers: [{ url: options.publicBaseUrl }],
@@ -264,7 +332,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
-            SUBMISSION_RULES,
+            `${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}`,
           security: [],
           parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('LeadRequest', {
@@ -279,6 +347,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           responses: {
             '200': {
               description: 'Demo request accepted for delivery.',
+              headers: RATE_LIMIT_STATE_HEADERS,
               content: {
                 'application/json': {
                   schema: ref('LeadSuccess'),
@@ -298,7 +367,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}`,
+            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}`,
           security: [],
           parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('SuggestionRequest', {
@@ -310,6 +379,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           responses: {
             '201': {
               description: 'Suggestion accepted for review.',
+              headers: RATE_LIMIT_STATE_HEADERS,
               content: {
                 'application/json': {
                   schema: ref('SuggestionSuccess'),

@@ -205,6 +205,7 @@ export const ERROR_CODES = [
   'VALIDATION_ERROR',
   'ENDPOINT_NOT_FOUND',
   'INTERNAL_ERROR',
+  'RATE_LIMITED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -37,6 +37,13 @@ export const ERROR_CODE_GUIDE: Record<ErrorCode, { status: string; meaning: stri
     whatToDo:
       'Retry later with the same approved data; if it keeps failing, tell the user and offer the contact address.',
   },
+  RATE_LIMITED: {
+    status: '429 (with `Retry-After`, `RateLimit` and `RateLimit-Policy`)',
+    meaning:
+      'Too many submissions from this client address (IPv6: its /64) within the window; nothing was stored.',
+    whatToDo:
+      'Wait the seconds given in `Retry-After`, then resend the same approved data once; do not retry in a loop.',
+  },
 };
 
 export function errorCodeTable(): string {

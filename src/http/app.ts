@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
+import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
 import type { InsightRecorder } from '../insight/index.js';
@@ -10,9 +10,9 @@ import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
-import { clientAddressOf } from './client-address.js';
 import { registerErrorHandling } from './errors.js';
 import { parseQueryString } from './query-string.js';
+import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
@@ -29,6 +29,7 @@ export interface AppContext {
   /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
   insight?: InsightRecorder;
   metrics: Metrics;
+  limits: RateLimits;
 }
 
 /**
@@ -55,16 +56,12 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
           metrics: context.metrics,
+          limits: context.limits,
+          trustProxyHops: config.trustProxyHops,
           ...(insight
             ? {
-                onAnswered: (req, query, summary) =>
-                  insight.search(
-                    'get',
-                    query.text,
-                    summary,
-                    req.headers,
-                    clientAddressOf(req, config.trustProxyHops),
-                  ),
+                onAnswered: (req, query, summary, clientAddress) =>
+                  insight.search('get', query.text, summary, req.headers, clientAddress),
               }
             : {}),
         });
@@ -73,8 +70,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     bodyLimit: config.bodyLimitBytes,
     // Trust exactly the configured number of proxy hops, never "all" (spoofed X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
-    genReqId: () => randomUUID(),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: (req) => requestIdOf(req, config.trustProxyHops),
+    // Fastify's two lines per request are replaced by the one written in onResponse below.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     return503OnClosing: true,
     serverFactory: (handler) => {
       const server = createServer(
@@ -91,11 +89,30 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     closing = true;
     done();
   });
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   const { metrics } = context;
   app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the URL: page URLs and query strings would make unbounded labels.
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    const responseTime = reply.elapsedTime;
+    metrics.observeRequest(request.method, route, reply.statusCode, responseTime / 1000);
+    // One line per request, without the query string (search text is the visitor's: debug only).
+    // request.log honours a route's own logLevel, so a route can keep itself out of the log.
+    if ((request.log as Logger).isLevelEnabled('info')) {
+      const { url } = request;
+      const queryAt = url.indexOf('?');
+      request.log.info(
+        {
+          req: { method: request.method, url: queryAt < 0 ? url : url.slice(0, queryAt) },
+          res: { statusCode: reply.statusCode },
+          responseTime,
+        },
+        'request completed',
+      );
+    }
     done();
   });
 

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import {
   acceptPrefersEventStream,
@@ -11,7 +11,10 @@ import {
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
+import { clientAddressOf } from './client-address.js';
 import { parseQueryString } from './query-string.js';
+import { handOverAskRefusal } from './rate-limit.js';
+import { requestIdOf } from './request-id.js';
 import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -22,9 +25,12 @@ export interface AskFastPathOptions {
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
   /** Called once an answer has been sent (the site owner's insight counts it). */
-  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
+  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary, clientAddress: string) => void;
   /** Counted like every request, under the route `/ask`. */
   metrics: Metrics;
+  limits: RateLimits;
+  /** TRUST_PROXY_HOPS: the client address is found as Fastify finds `request.ip`. */
+  trustProxyHops: number;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -43,16 +49,18 @@ type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing, onAnswered } = options;
+  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered } = options;
   // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
   // last slot takes each response's length. writeHead does not keep the array.
   const headers = Object.entries({
     ...ANSWER_HEADERS,
     'content-type': JSON_CONTENT_TYPE,
     ...securityHeaders(options.publicBaseUrl),
+    'x-request-id': '',
     'content-length': '',
   }).flat();
   const lengthSlot = headers.length - 1;
+  const requestIdSlot = headers.length - 3;
   const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
   const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
   const parse = (url: string): ValidAsk | null => {
@@ -73,8 +81,16 @@ export function createAskFastPath(
       const parsed = parse(url);
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
-      const requestId = randomUUID();
+      const clientAddress = clientAddressOf(req, trustProxyHops);
+      const refusal = limits.refuseAsk(clientAddress);
+      if (refusal !== null) {
+        // The route answers the 429 (one writer of that answer); the verdict goes with the request.
+        handOverAskRefusal(req, refusal);
+        return false;
+      }
+      const requestId = requestIdOf(req, trustProxyHops);
       const { head, rest, summary } = ask.answerParts(parsed.query, requestId);
+      headers[requestIdSlot] = requestId;
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);
       // Corked, the head (a string Node joins to the response head) and the shared bytes of the
@@ -84,17 +100,20 @@ export function createAskFastPath(
       res.end(rest);
       const responseTime = performance.now() - started;
       observeAnswer(responseTime / 1000);
-      onAnswered?.(req, parsed.query, summary);
+      onAnswered?.(req, parsed.query, summary, clientAddress);
+      // The same line as Fastify's requests get (app.ts), marked with the path that answered.
       if (logger.isLevelEnabled('info'))
         logger.info(
           {
             requestId,
-            req: { method: 'GET', url, id: requestId },
+            req: { method: 'GET', url: '/ask' },
             res: { statusCode: 200 },
             responseTime,
+            fastPath: true,
           },
           'request completed',
         );
+      if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
       return true;
     } catch (error) {
       // Nothing was sent: Fastify takes the request and answers it (or its error) as usual.

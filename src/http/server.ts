@@ -4,6 +4,7 @@ import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/
 import type { Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStore } from '../insight/index.js';
+import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
@@ -60,7 +61,12 @@ export async function createAppContext(
   }
   const metrics = createMetrics();
   const ask = createAskService(site, config.publicBaseUrl);
-  const submissions = await createSubmissionService(config, logger, { metrics, ...options.submissions });
+  const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
+  const submissions = await createSubmissionService(config, logger, {
+    metrics,
+    deliveryGate: limits.deliveries,
+    ...options.submissions,
+  });
   metrics.watchAsk(() => ask.counts);
   metrics.watchOutbox(async () => {
     const stats = await submissions.store.outboxStats();
@@ -71,7 +77,7 @@ export async function createAppContext(
       oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
     };
   });
-  if (!config.insight.enabled) return { config, logger, site, ask, submissions, metrics };
+  if (!config.insight.enabled) return { config, logger, site, ask, submissions, metrics, limits };
   const insight = createInsightRecorder({
     store: await openInsightStore(config.database),
     logger,
@@ -79,7 +85,7 @@ export async function createAppContext(
     retentionMonths: config.insight.retentionMonths,
     flushIntervalMs: config.insight.flushIntervalMs,
   });
-  return { config, logger, site, ask, submissions, metrics, insight };
+  return { config, logger, site, ask, submissions, metrics, limits, insight };
 }
 
 /**
@@ -137,6 +143,7 @@ export async function startServer(
       await admin?.close();
       await insight?.close();
       await submissions.close();
+      await context.limits.close();
     })();
     return closing;
   };

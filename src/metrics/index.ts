@@ -25,8 +25,8 @@ export interface Metrics {
   requestObserver(method: string, route: string, status: number): (seconds: number) => void;
   /** One finished delivery attempt. */
   observeDelivery(provider: string, outcome: DeliveryOutcome, seconds: number): void;
-  /** A delivery postponed by the global delivery cap. */
-  deliveryDeferred(): void;
+  /** A delivery postponed by the global delivery cap (see DeliveryMetrics). */
+  deliveryDeferred(where: 'request' | 'worker'): void;
   /** A request answered 429 by the named limit. */
   rateLimitRefused(limit: string): void;
   /** The shared limit store (Redis) failed and the request was let through. */
@@ -75,7 +75,8 @@ export function createMetrics(): Metrics {
   });
   const deferred = new Counter({
     name: 'frontdoor_deliveries_deferred_total',
-    help: 'Deliveries postponed by the global delivery cap (RATE_LIMIT_DELIVERIES); none is dropped.',
+    help: 'Waits for the global delivery cap (RATE_LIMIT_DELIVERIES): where="request" counts in-request attempts left to the worker, where="worker" polls that leased fewer rows because of the cap. Nothing is dropped.',
+    labelNames: ['where'] as const,
     registers: [registry],
   });
   const refusals = new Counter({
@@ -169,7 +170,7 @@ export function createMetrics(): Metrics {
       deliveriesTotal.inc({ provider, outcome });
       if (outcome === 'dead') deadLetters.inc({ provider });
     },
-    deliveryDeferred: () => deferred.inc(),
+    deliveryDeferred: (where) => deferred.inc({ where }),
     rateLimitRefused: (limit) => refusals.inc({ limit }),
     rateLimitStoreFailed: () => limitStoreFailures.inc(),
     watchOutbox(read) {

@@ -8,6 +8,8 @@ import type { DeliveringProvider } from './types.js';
 
 /** Rows leased per poll; a full batch makes the worker poll again at once. */
 const BATCH_SIZE = 16;
+/** Longest pause when the delivery cap is full (the cap's window may be long; rows stay due). */
+const MAX_CAP_WAIT_MS = 5_000;
 
 export interface DeliveryEngineOptions {
   config: Config['delivery'];
@@ -17,13 +19,27 @@ export interface DeliveryEngineOptions {
   now: () => number;
   random: () => number;
   metrics: DeliveryMetrics | null;
+  /** The global delivery cap shared by every instance (src/limits); null when off. */
+  gate: DeliveryGate | null;
 }
 
 /** What the engine reports to the server's metrics (src/metrics implements it). */
 export interface DeliveryMetrics {
   observeDelivery(provider: string, outcome: 'delivered' | 'retry' | 'dead', seconds: number): void;
-  deliveryDeferred(): void;
+  /** `request`: an in-request attempt left to the worker; `worker`: a poll leased fewer rows than it could. */
+  deliveryDeferred(where: 'request' | 'worker'): void;
 }
+
+/** The global cap on deliveries (src/limits implements it, in memory or in Redis). */
+export interface DeliveryGate {
+  /** Takes up to `wanted` delivery slots; `retryAfterMs` says when more open. */
+  reserve(wanted: number): Promise<{ granted: number; retryAfterMs: number }>;
+  /** Gives back slots reserved but not used. */
+  release(units: number): Promise<void>;
+}
+
+/** The error class recorded on a row whose in-request attempt waited for the delivery cap. */
+export const DELIVERY_CAP_ERROR_CLASS = 'delivery_cap_reached';
 
 /**
  * Runs attempts and the background worker. Every attempt holds a lease on its outbox row, longer
@@ -37,6 +53,8 @@ export class DeliveryEngine {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private running = false;
+  /** When the cap has no slot left, how long the worker waits before asking again. */
+  private capWaitMs = 0;
 
   constructor(private readonly options: DeliveryEngineOptions) {
     this.leaseMs = 2 * options.config.attemptTimeoutMs + 1_000;
@@ -50,6 +68,35 @@ export class DeliveryEngine {
     return running;
   }
 
+  /**
+   * The in-request attempt: under the global delivery cap it runs now; over it, the row is given
+   * back to the queue, due when the cap has room again (deferred, never dropped).
+   */
+  async attemptFirst(claim: ClaimedDelivery): Promise<boolean> {
+    const { gate, store, now, logger, metrics } = this.options;
+    if (gate !== null) {
+      const { granted, retryAfterMs } = await gate.reserve(1);
+      if (granted === 0) {
+        metrics?.deliveryDeferred('request');
+        const atMs = now();
+        const update: DeliveryUpdate = {
+          outcome: 'retry',
+          errorClass: DELIVERY_CAP_ERROR_CLASS,
+          atMs,
+          nextAttemptAtMs: atMs + retryAfterMs,
+        };
+        // If this fails the lease simply expires and the worker takes the row then.
+        const kept = await store.complete(claim.submission.id, claim.leaseToken, update).catch(() => false);
+        logger.info(
+          { submissionId: claim.submission.id, kind: claim.submission.kind, retryInMs: retryAfterMs, kept },
+          'delivery cap reached: delivery left to the worker',
+        );
+        return false;
+      }
+    }
+    return this.attempt(claim);
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -58,14 +105,35 @@ export class DeliveryEngine {
 
   /** Leases and runs one batch of due rows; returns how many were attempted. */
   async pollOnce(): Promise<number> {
-    const { store, now } = this.options;
+    const { store, now, gate, metrics } = this.options;
+    // Slots are reserved before rows are leased, so a row is never leased (and its attempt
+    // counted) only to wait for the cap; unused slots are given back.
+    let limit = BATCH_SIZE;
+    this.capWaitMs = 0;
+    if (gate !== null) {
+      const { granted, retryAfterMs } = await gate.reserve(BATCH_SIZE);
+      limit = granted;
+      if (granted < BATCH_SIZE) this.capWaitMs = retryAfterMs;
+      if (granted === 0) {
+        metrics?.deliveryDeferred('worker');
+        return 0;
+      }
+    }
     const nowMs = now();
-    const claims = await store.claimDue({
-      nowMs,
-      limit: BATCH_SIZE,
-      leaseUntilMs: nowMs + this.leaseMs,
-      leaseToken: randomUUID(),
-    });
+    let claims: ClaimedDelivery[];
+    try {
+      claims = await store.claimDue({
+        nowMs,
+        limit,
+        leaseUntilMs: nowMs + this.leaseMs,
+        leaseToken: randomUUID(),
+      });
+    } catch (error) {
+      if (gate !== null) await gate.release(limit);
+      throw error;
+    }
+    if (gate !== null && claims.length < limit) await gate.release(limit - claims.length);
+    if (gate !== null && claims.length === limit && limit < BATCH_SIZE) metrics?.deliveryDeferred('worker');
     await Promise.all(claims.map((claim) => this.attempt(claim)));
     return claims.length;
   }
@@ -84,7 +152,12 @@ export class DeliveryEngine {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.polling = this.pollOnce().then(
-        (count) => this.schedule(count === BATCH_SIZE ? 0 : this.options.config.pollIntervalMs),
+        (count) =>
+          this.schedule(
+            count === BATCH_SIZE
+              ? 0
+              : Math.max(this.options.config.pollIntervalMs, Math.min(this.capWaitMs, MAX_CAP_WAIT_MS)),
+          ),
         (error: unknown) => {
           this.options.logger.warn({ errorClass: errorClassOf(error) }, 'delivery worker could not poll');
           this.schedule(this.options.config.pollIntervalMs);

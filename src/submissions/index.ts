@@ -8,7 +8,7 @@ import {
   type SuggestionRequest,
   type SuggestionSuccess,
 } from '../contract/index.js';
-import { DeliveryEngine, type DeliveryMetrics } from './delivery.js';
+import { DeliveryEngine, type DeliveryGate, type DeliveryMetrics } from './delivery.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
 import { openSubmissionStore, type SubmissionStore } from './store/index.js';
@@ -26,7 +26,7 @@ export { openSubmissionStore } from './store/index.js';
 // The SQLite driver over node:sqlite or better-sqlite3, for other tables kept in the same database.
 export { openSqliteConnection, type SqliteConnection } from './store/sqlite-driver.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
-export type { DeliveryMetrics } from './delivery.js';
+export type { DeliveryGate, DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */
 export interface SubmissionMeta {
@@ -67,6 +67,8 @@ export interface SubmissionServiceOptions {
   random?: () => number;
   /** Where delivery outcomes are counted (the server's metrics). */
   metrics?: DeliveryMetrics;
+  /** The global delivery cap (the server's rate limits). */
+  deliveryGate?: DeliveryGate | null;
 }
 
 const LEAD_FIELDS = [
@@ -118,6 +120,7 @@ export async function createSubmissionService(
     now,
     random: options.random ?? Math.random,
     metrics: options.metrics ?? null,
+    gate: options.deliveryGate ?? null,
   });
 
   const routeOf = (
@@ -184,7 +187,7 @@ export async function createSubmissionService(
       );
       return { record, delivered: false };
     }
-    const attempt = engine.attempt({
+    const attempt = engine.attemptFirst({
       submission: record,
       provider: route.delivering,
       attempt: 1,

@@ -33,6 +33,7 @@ describe('metrics after known traffic through the real server', () => {
       CRM_WEBHOOK_SECRET: CRM_SECRET,
       DELIVERY_RETRY_BASE_MS: '3600000',
       DELIVERY_INLINE_BUDGET_MS: '5000',
+      RATE_LIMIT_LEADS: '2/600',
     });
     server = await startServer(config, pino({ level: 'silent' }));
     const get = (path: string, headers: Record<string, string> = {}) =>
@@ -56,6 +57,8 @@ describe('metrics after known traffic through the real server', () => {
     // Two demo requests delivered to the log, one suggestion whose delivery fails.
     for (const email of ['a@example.com', 'b@example.com'])
       expect((await postJson('/api/leads', { name: 'Dana Reyes', email })).status).toBe(200);
+    // A third demo request from the same address is over the limit.
+    expect((await postJson('/api/leads', { name: 'Dana Reyes', email: 'c@example.com' })).status).toBe(429);
     const suggestion = await postJson('/api/document-suggestions', {
       companyType: 'cro',
       persona: 'study-start-up',
@@ -87,6 +90,17 @@ describe('metrics after known traffic through the real server', () => {
     );
     expect(text).not.toContain('no-such-page-here');
     expect(text).not.toContain('clinical');
+  });
+
+  it('counts rate-limit refusals by limit', () => {
+    expect(sample(text, 'frontdoor_rate_limit_refusals_total{limit="leads"}')).toBe(1);
+    expect(
+      sample(
+        text,
+        'frontdoor_http_request_duration_seconds_count{method="POST",route="/api/leads",status="429"}',
+      ),
+    ).toBe(1);
+    expect(sample(text, 'frontdoor_rate_limit_store_failures_total')).toBe(0);
   });
 
   it('counts /ask answers, zero-result answers and cache hits', () => {

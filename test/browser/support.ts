@@ -6,6 +6,7 @@ import pino from 'pino';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type ConfigSource } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 /** Debian's Chromium: the real binary is faster to start than the /usr/bin wrapper script. */
 const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -68,6 +69,7 @@ export async function startSiteServer(env: ConfigSource = {}): Promise<SiteServe
       PUBLIC_BASE_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
+      ...LIMITS_OFF,
       ...env,
     });
     try {

@@ -11,6 +11,7 @@ import { createAppContext } from '../../src/http/server.js';
 import { registerErrorHandling } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
 import { discoveryInputOf, registerDiscoveryRoutes } from '../../src/http/routes/discovery.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 /** Not example.com and not localhost: `redocly lint` warns about both in `servers`. */
 export const BASE = 'https://www.frontdoor-discovery.test';
@@ -48,6 +49,7 @@ export async function startDiscoveryApp(options: StartOptions = {}): Promise<Dis
     DATA_DIR: dataDir,
     CONTENT_DIR: options.contentDir ?? REPO_CONTENT_DIR,
     LOG_LEVEL: 'silent',
+    ...LIMITS_OFF,
   });
   const logger = pino({ level: 'silent' });
   const context = await createAppContext(config, logger);

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -21,6 +22,7 @@ function serve(env: Record<string, string>): ServerProcess {
       ...process.env,
       PORT: '0',
       LOG_LEVEL: 'info',
+      ...LIMITS_OFF,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'fd-srv-')),
       ...env,
     },

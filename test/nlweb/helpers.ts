@@ -8,10 +8,12 @@ import { loadConfig } from '../../src/config/index.js';
 import { loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
 import type { NlWebResponse } from '../../src/contract/index.js';
 import { buildApp } from '../../src/http/app.js';
+import { createRateLimits } from '../../src/limits/index.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { createAskService, type AskService, type AskServiceOptions } from '../../src/nlweb/index.js';
 import { createSubmissionService } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 export const PUBLIC_BASE_URL = 'https://www.acme.test';
 
@@ -144,6 +146,7 @@ export async function startAskApp(
       DATA_DIR: join(root, 'data'),
       CONTENT_DIR: contentDir,
       LOG_LEVEL: 'silent',
+      ...LIMITS_OFF,
       ...env,
     },
     root,
@@ -152,7 +155,9 @@ export async function startAskApp(
   const { site } = await loadSite(config.contentDir);
   const ask = createAskService(site, config.publicBaseUrl, options);
   const submissions = await createSubmissionService(config, logger);
-  const app = await buildApp({ config, logger, site, ask, submissions, metrics: createMetrics() });
+  const metrics = createMetrics();
+  const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
+  const app = await buildApp({ config, logger, site, ask, submissions, metrics, limits });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -168,6 +173,7 @@ export async function startAskApp(
     async close() {
       await app.close();
       await submissions.close();
+      await limits.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig, type ConfigSource } from '../../src/config/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
 import { createAppContext } from '../../src/http/server.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 export const BASE_URL = 'https://www.example.test';
 
@@ -21,7 +22,13 @@ export interface SiteApp {
  */
 export async function buildSiteApp(env: ConfigSource = {}): Promise<SiteApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-site-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: BASE_URL, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: BASE_URL,
+    LOG_LEVEL: 'silent',
+    ...LIMITS_OFF,
+    ...env,
+  });
   const logger = pino({ level: 'silent' });
   const context = await createAppContext(config, logger);
   const { submissions } = context;

@@ -11,6 +11,7 @@ import {
   WEBHOOK_SECRET,
   type WebhookPeer,
 } from './peers.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -24,7 +25,7 @@ interface Child {
 function serve(env: Record<string, string>): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...LIMITS_OFF, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -11,6 +11,7 @@ import { createAppContext } from '../../src/http/server.js';
 import { type SubmissionService, type SubmissionServiceOptions } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
 import { freePort } from '../helpers/ports.js';
+import { LIMITS_OFF } from '../helpers/limits.js';
 
 export interface LogRecord {
   level: number;
@@ -64,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PUBLIC_BASE_URL: url,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    ...LIMITS_OFF,
     DATA_DIR: dataDir,
     DELIVERY_INLINE_BUDGET_MS: '1000',
     DELIVERY_ATTEMPT_TIMEOUT_MS: '2000',
@@ -107,6 +109,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       await app.close();
       await submissions.close();
+      await context.limits.close();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

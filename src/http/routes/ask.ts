@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import {
   NLWEB_VERSION,
   unsupportedMediaTypeBody,
@@ -16,6 +17,7 @@ import {
 import type { AppContext } from '../app.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { sendError, setErrorRenderer } from '../errors.js';
+import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 
 /** /ask is read-only and public: any origin may read it, without credentials. */
@@ -75,6 +77,26 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .headers(ANSWER_HEADERS)
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
+    // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
+    if ((request.log as Logger).isLevelEnabled('debug'))
+      request.log.debug({ query: parsed.query.text }, 'ask query');
+    const refusal = askRefusal(context, request);
+    if (refusal !== null) {
+      const { quota, windowSeconds } = refusal.policy;
+      return reply
+        .code(429)
+        .headers(ANSWER_HEADERS)
+        .headers(refusal.headers)
+        .type(JSON_CONTENT_TYPE)
+        .send(
+          errorAnswer(
+            request.id,
+            429,
+            `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
+              `Wait ${refusal.resetSeconds} seconds (see the Retry-After header) and ask again.`,
+          ),
+        );
+    }
 
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     // Counted once answered (the summary comes from the answer just cached); HEAD asks nothing.
@@ -114,7 +136,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     const stream = new EventStream(reply.raw, {
       heartbeatMs: ask.streaming.heartbeatMs,
       drainTimeoutMs: ask.streaming.drainTimeoutMs,
-      headers: streamHeaders,
+      headers: { ...streamHeaders, 'x-request-id': request.id },
     });
     stream.onClosed(release);
     try {

@@ -28,6 +28,7 @@ import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
 import type { SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
+import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from './submissions.js';
 
@@ -195,6 +196,18 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
       );
     const result = validate(request.body);
     if (!result.ok) return sendHtml(reply, 400, renderFormPage(kind, { values, problems: result.problems }));
+    // The same per-client limit as the API operation: the HTML form is no way around it.
+    const refused = await limitSubmission(context, request, reply, kind === 'demo' ? 'leads' : 'suggestions');
+    if (refused)
+      return sendHtml(
+        reply,
+        429,
+        renderFormPage(kind, {
+          values,
+          problems: [],
+          formError: `${refused.body.message} ${refused.body.resolution}`,
+        }),
+      );
     let provider: string;
     try {
       ({ provider } = await accept(result.value));

@@ -12,6 +12,7 @@ import { IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissi
 import type { AppContext } from '../app.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
+import { limitSubmission } from '../rate-limit.js';
 
 const validateLead = createValidator(LeadRequestSchema);
 const validateSuggestion = createValidator(SuggestionRequestSchema);
@@ -90,6 +91,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
     validate: (body: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] },
     accept: (value: T, meta: SubmissionMeta) => Promise<object>,
     status: number,
+    limit: 'leads' | 'suggestions',
   ) => {
     reply.header('cache-control', 'no-store');
     const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
@@ -99,6 +101,9 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
     const problems = [...('problem' in key ? [key.problem] : []), ...(result.ok ? [] : result.problems)];
     if (problems.length > 0 || !result.ok)
       return sendError(request, reply, 400, validationErrorBody(problems));
+    // Counted once valid: a person correcting a form is not held back by their own mistakes.
+    const refused = await limitSubmission(context, request, reply, limit);
+    if (refused) return sendError(request, reply, 429, refused.body);
 
     try {
       const answer = await accept(result.value, metaOf(request, 'key' in key ? key.key : undefined));
@@ -113,7 +118,14 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
   };
 
   app.post('/api/leads', { config: ROUTE_CONFIG }, (request, reply) =>
-    submit(request, reply, validateLead, (value, meta) => context.submissions.acceptLead(value, meta), 200),
+    submit(
+      request,
+      reply,
+      validateLead,
+      (value, meta) => context.submissions.acceptLead(value, meta),
+      200,
+      'leads',
+    ),
   );
   app.post('/api/document-suggestions', { config: ROUTE_CONFIG }, (request, reply) =>
     submit(
@@ -122,6 +134,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       validateSuggestion,
       (value, meta) => context.submissions.acceptSuggestion(value, meta),
       201,
+      'suggestions',
     ),
   );
 }

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitedBody, type ErrorBody } from '../contract/index.js';
+import type { LimitDecision } from '../limits/index.js';
+import type { AppContext } from './app.js';
+
+const WHAT: Record<'leads' | 'suggestions', string> = {
+  leads: 'demo requests',
+  suggestions: 'document suggestions',
+};
+
+/**
+ * Counts a submission against its per-client limit and puts the RateLimit header fields on the
+ * reply. Resolves with the refusal (its envelope and decision) when the quota is used up, else null.
+ */
+export async function limitSubmission(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limit: 'leads' | 'suggestions',
+): Promise<{ body: ErrorBody; decision: LimitDecision } | null> {
+  const decision = await context.limits.check(limit, request.ip);
+  if (decision === null) return null;
+  reply.headers(decision.headers);
+  if (decision.allowed) return null;
+  request.log.info({ limit, client: request.ip }, 'rate limit reached: 429');
+  const { quota, windowSeconds } = decision.policy;
+  return { body: rateLimitedBody(WHAT[limit], quota, windowSeconds, decision.resetSeconds), decision };
+}
+
+/** Refusals the /ask fast path found and handed to the route to answer (so each request counts once). */
+const askRefusals = new WeakMap<IncomingMessage, LimitDecision>();
+
+/** The fast path: a refused request is left to the route, which answers it with the same verdict. */
+export function handOverAskRefusal(req: IncomingMessage, refusal: LimitDecision): void {
+  askRefusals.set(req, refusal);
+}
+
+/** /ask's per-client limit for a request the route answers: the fast path's verdict, or a new check. */
+export function askRefusal(context: AppContext, request: FastifyRequest): LimitDecision | null {
+  const handedOver = askRefusals.get(request.raw);
+  if (handedOver !== undefined) return handedOver;
+  return context.limits.refuseAsk(request.ip);
+}

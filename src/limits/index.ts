@@ -1,0 +1,249 @@
+import type { Logger } from 'pino';
+import type { Config, RateLimitPolicy } from '../config/index.js';
+import { clientKey } from '../nlweb/index.js';
+import type { DeliveryGate } from '../submissions/index.js';
+import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './stores.js';
+
+export { MemoryCounterStore, RedisCounterStore, type CounterStore, type Taken } from './stores.js';
+
+/** The per-client limits; each is named in its headers and in the refusal metric. */
+export type ClientLimitName = 'leads' | 'suggestions' | 'ask';
+
+/** A limit's verdict with the header fields that describe it (IETF RateLimit draft, Retry-After). */
+export interface LimitDecision {
+  allowed: boolean;
+  limit: ClientLimitName;
+  policy: RateLimitPolicy;
+  /** Whole seconds until the window ends (at least 1). */
+  resetSeconds: number;
+  /** `RateLimit-Policy` and `RateLimit`, and `Retry-After` when refused. */
+  headers: Record<string, string>;
+}
+
+export interface RateLimits {
+  /** Whether counts are shared through Redis (REDIS_URL) or kept in this process. */
+  readonly shared: boolean;
+  /** The write operations' exact check; null when the limit is off. Fails open when Redis fails. */
+  check(limit: 'leads' | 'suggestions', clientIp: string): Promise<LimitDecision | null>;
+  /**
+   * /ask's check, synchronous so the fast path can use it: null to let the request through, else
+   * the refusal. With Redis, counts are shared in batches every ASK_SYNC_INTERVAL_MS.
+   */
+  refuseAsk(clientIp: string): LimitDecision | null;
+  /** The global delivery cap; null when it is off. */
+  readonly deliveries: DeliveryGate | null;
+  close(): Promise<void>;
+}
+
+export interface RateLimitEvents {
+  rateLimitRefused(limit: string): void;
+  rateLimitStoreFailed(): void;
+}
+
+/** How often an instance sends its /ask counts to Redis and reads the shared totals back. */
+export const ASK_SYNC_INTERVAL_MS = 100;
+/** A Redis command slower than this lets the request through (limits fail open). */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+const REDIS_KEY_PREFIX = 'frontdoor:limit:';
+/** At most one "Redis unreachable" warning per this interval; the metric counts every failure. */
+const FAILURE_LOG_INTERVAL_MS = 30_000;
+
+export function policyHeader(limit: string, policy: RateLimitPolicy): string {
+  return `"${limit}";q=${policy.quota};w=${policy.windowSeconds}`;
+}
+
+function decision(
+  limit: ClientLimitName,
+  policy: RateLimitPolicy,
+  allowed: boolean,
+  used: number,
+  resetAtMs: number,
+  nowMs: number,
+): LimitDecision {
+  const resetSeconds = Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
+  const headers: Record<string, string> = {
+    'ratelimit-policy': policyHeader(limit, policy),
+    ratelimit: `"${limit}";r=${Math.max(0, policy.quota - used)};t=${resetSeconds}`,
+  };
+  if (!allowed) headers['retry-after'] = String(resetSeconds);
+  return { allowed, limit, policy, resetSeconds, headers };
+}
+
+export interface CreateRateLimitsOptions {
+  events: RateLimitEvents;
+  /** A store to use instead of the configured one (tests). */
+  store?: CounterStore;
+  now?: () => number;
+  /** Prefix of the Redis keys (default `frontdoor:limit:`); tests use their own. */
+  redisKeyPrefix?: string;
+}
+
+/**
+ * Builds the limits the configuration asks for. Decision on failure: when Redis cannot be reached
+ * or answers too slowly, requests and deliveries are let through (fail open), a warning is logged
+ * at most every 30 s and `frontdoor_rate_limit_store_failures_total` counts each case: an outage of
+ * the limit store must not take the site's forms down with it.
+ */
+export function createRateLimits(
+  config: Config['rateLimits'],
+  logger: Logger,
+  options: CreateRateLimitsOptions,
+): RateLimits {
+  const now = options.now ?? Date.now;
+  const { events } = options;
+  let lastFailureLogMs = -Infinity;
+  let lastConnectionLogMs = -Infinity;
+  const failed = (error: unknown) => {
+    events.rateLimitStoreFailed();
+    const nowMs = now();
+    if (nowMs - lastFailureLogMs < FAILURE_LOG_INTERVAL_MS) return;
+    lastFailureLogMs = nowMs;
+    logger.warn(
+      { err: error },
+      'rate-limit store (Redis) unreachable: limits are not enforced until it answers again (failing open)',
+    );
+  };
+
+  const memory = new MemoryCounterStore(now);
+  const store: CounterStore =
+    options.store ??
+    (config.redisUrl === null
+      ? memory
+      : new RedisCounterStore({
+          url: config.redisUrl,
+          keyPrefix: options.redisKeyPrefix ?? REDIS_KEY_PREFIX,
+          commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
+          // Connection errors repeat while Redis is down; they are reported like failed checks.
+          onConnectionError: (error) => {
+            const nowMs = now();
+            if (nowMs - lastConnectionLogMs < FAILURE_LOG_INTERVAL_MS) return;
+            lastConnectionLogMs = nowMs;
+            logger.warn({ err: error }, 'rate-limit store (Redis) connection failed; retrying');
+          },
+        }));
+  const shared = store !== memory;
+
+  const check = async (limit: 'leads' | 'suggestions', clientIp: string): Promise<LimitDecision | null> => {
+    const policy = config[limit];
+    if (policy === null) return null;
+    try {
+      const taken = await store.take(
+        `${limit}:${clientKey(clientIp)}`,
+        1,
+        policy.quota,
+        policy.windowSeconds * 1000,
+      );
+      const result = decision(limit, policy, taken.granted === 1, taken.used, taken.resetAtMs, now());
+      if (!result.allowed) events.rateLimitRefused(limit);
+      return result;
+    } catch (error) {
+      failed(error);
+      return null;
+    }
+  };
+
+  const ask =
+    config.ask === null ? null : createAskCounter(config.ask, shared ? store : null, memory, now, failed);
+  const refuseAsk = (clientIp: string): LimitDecision | null => {
+    if (ask === null) return null;
+    const refusal = ask(clientKey(clientIp));
+    if (refusal !== null) events.rateLimitRefused('ask');
+    return refusal;
+  };
+
+  const deliveryPolicy = config.deliveries;
+  const deliveries: DeliveryGate | null =
+    deliveryPolicy === null
+      ? null
+      : {
+          async reserve(wanted) {
+            try {
+              const taken = await store.take(
+                'deliveries:global',
+                wanted,
+                deliveryPolicy.quota,
+                deliveryPolicy.windowSeconds * 1000,
+              );
+              return { granted: taken.granted, retryAfterMs: Math.max(0, taken.resetAtMs - now()) };
+            } catch (error) {
+              failed(error);
+              return { granted: wanted, retryAfterMs: 0 };
+            }
+          },
+          async release(units) {
+            if (units <= 0) return;
+            await store.refund('deliveries:global', units).catch(failed);
+          },
+        };
+
+  return {
+    shared,
+    check,
+    refuseAsk,
+    deliveries,
+    close: async () => {
+      await memory.close();
+      if (store !== memory) await store.close();
+    },
+  };
+}
+
+/**
+ * /ask's per-client counter. In memory it is exact. With Redis, each instance counts locally and
+ * sends its counts every ASK_SYNC_INTERVAL_MS in one script call per client, reading the shared
+ * total back: a request never waits for Redis. An instance learns the other instances' counts for
+ * a client when it next sends its own, so a client spread over N instances gets at most about one
+ * extra request per instance before all of them refuse it.
+ */
+function createAskCounter(
+  policy: RateLimitPolicy,
+  redis: CounterStore | null,
+  memory: MemoryCounterStore,
+  now: () => number,
+  failed: (error: unknown) => void,
+): (key: string) => LimitDecision | null {
+  const windowMs = policy.windowSeconds * 1000;
+  if (redis === null) {
+    return (key) => {
+      const taken = memory.takeNow(`ask:${key}`, 1, policy.quota, windowMs);
+      if (taken.granted === 1) return null;
+      return decision('ask', policy, false, taken.used, taken.resetAtMs, now());
+    };
+  }
+
+  const windows = new Map<string, { used: number; pending: number; resetAtMs: number }>();
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    timer = null;
+    const nowMs = now();
+    for (const [key, window] of windows) {
+      if (window.pending === 0) {
+        if (window.resetAtMs <= nowMs) windows.delete(key);
+        continue;
+      }
+      const units = window.pending;
+      window.pending = 0;
+      window.used += units;
+      redis.take(`ask:${key}`, units, policy.quota, windowMs).then((taken) => {
+        window.used = taken.used;
+        window.resetAtMs = taken.resetAtMs;
+      }, failed);
+    }
+  };
+  return (key) => {
+    const nowMs = now();
+    let window = windows.get(key);
+    if (window === undefined || window.resetAtMs <= nowMs) {
+      window = { used: 0, pending: 0, resetAtMs: nowMs + windowMs };
+      windows.set(key, window);
+    }
+    if (window.used + window.pending >= policy.quota)
+      return decision('ask', policy, false, window.used + window.pending, window.resetAtMs, nowMs);
+    window.pending++;
+    if (timer === null) {
+      timer = setTimeout(flush, ASK_SYNC_INTERVAL_MS);
+      timer.unref();
+    }
+    return null;
+  };
+}
