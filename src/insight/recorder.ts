@@ -20,7 +20,7 @@ export interface InsightRecorderOptions {
   retentionMonths: number;
   /** How often the counts gathered in memory are written (one transaction each time). */
   flushIntervalMs: number;
-  /** Texts still below k that are tracked at once; past it, new texts are counted only in the totals. */
+  /** Texts still below k that are tracked at once; past it, the longest-tracked one is forgotten. */
   maxPendingQueries?: number;
   /** The clock (tests move it across midnight). */
   now?: () => number;
@@ -58,8 +58,11 @@ export interface InsightRecorder {
   readonly pendingQueries: number;
 }
 
-/** Enough for a busy day's long tail; each pending text costs its text plus up to k−1 hashes. */
-export const DEFAULT_MAX_PENDING_QUERIES = 50_000;
+/**
+ * Texts below k tracked at once: a few MB (each holds its text, up to k−1 hashes and 12 counts),
+ * small enough that the garbage collector's marking of them stays cheap under load.
+ */
+export const DEFAULT_MAX_PENDING_QUERIES = 20_000;
 
 const DAY_MS = 86_400_000;
 const NORMALISED_TEXTS_KEPT = 2_000;
@@ -281,7 +284,9 @@ export function createInsightRecorder(options: InsightRecorderOptions): InsightR
     }
     let entry = pending.get(query);
     if (!entry) {
-      if (pending.size >= maxPending) return;
+      // Full: the text tracked longest (a Map keeps insertion order) is forgotten, so memory stays
+      // bounded and the day's newer texts can still reach k.
+      if (pending.size >= maxPending) pending.delete(pending.keys().next().value!);
       entry = { clients: [], counts: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] };
       pending.set(query, entry);
     }

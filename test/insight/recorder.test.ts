@@ -85,7 +85,7 @@ describe('insight recorder', () => {
     await recorder.close();
   });
 
-  it('tracks at most maxPendingQueries texts below k; the rest count only in the totals', async () => {
+  it('tracks at most maxPendingQueries texts below k, forgetting the one tracked longest', async () => {
     const store = await sqliteStore();
     const recorder = createInsightRecorder({
       store,
@@ -98,12 +98,15 @@ describe('insight recorder', () => {
     });
     for (const text of ['one', 'two', 'three']) recorder.search('get', text, FOUND, PERSON, '192.0.2.1');
     expect(recorder.pendingQueries).toBe(2);
-    for (const text of ['one', 'two', 'three']) recorder.search('get', text, FOUND, PERSON, '192.0.2.2');
+    // "one" was forgotten to make room for "three": a second client releases only the other two.
+    for (const text of ['three', 'two', 'one']) recorder.search('get', text, FOUND, PERSON, '192.0.2.2');
     await recorder.flush();
     expect(await storedQueries(store, '2026-03-10')).toEqual([
-      ['one', 2],
+      ['three', 2],
       ['two', 2],
     ]);
+    expect(recorder.pendingQueries).toBe(1);
+    // Every search still counts in the totals.
     expect((await store.read('2026-03-10', '2026-03-10')).searchesByDay[0]!.searches).toBe(6);
     await recorder.close();
   });
