@@ -85,7 +85,7 @@ describe('insight recorder', () => {
     await recorder.close();
   });
 
-  it('tracks at most maxPendingQueries texts below k, forgetting the one tracked longest', async () => {
+  it('tracks at most maxPendingQueries texts below k, forgetting the older ones', async () => {
     const store = await sqliteStore();
     const recorder = createInsightRecorder({
       store,
