@@ -583,6 +583,9 @@ export async function runHttpBench(
     await measure('/ask popular warm-up, insight off', askOffBase, popularPaths, 1);
     await measure('/ask distinct warm-up, insight off', askOffBase, warmUp.map(askPath), 2);
     await measure('/ask popular, logged, warm-up', loggedBase, popularPaths, 1);
+    // The logging server serves every request the other one serves (unmeasured when it is not the
+    // comparison), so the two compare with the same caches and heap behind them.
+    await measure('/ask distinct warm-up, logged', loggedBase, warmUp.map(askPath), 2);
     // Every load right after its own hello world: the machine's speed drifts over seconds, and a
     // ratio should compare two loads that saw the same machine.
     const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
@@ -595,15 +598,18 @@ export async function runHttpBench(
       await paired('answerBuffer', answerBufferRuns, answerBase, ['/buffer']);
       await paired('healthz', healthRuns, askBase, ['/healthz']);
       await paired('popular', popularRuns, askBase, popularPaths);
-      await paired('popularOff', popularOffRuns, askOffBase, popularPaths);
-      // The same questions for both servers (each has its own cache, so they are new to both).
-      const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
-      await paired('distinct', distinctRuns, askBase, slice);
-      await paired('distinctOff', distinctOffRuns, askOffBase, slice);
+      // Logging on vs off: the same load on the two servers, one right after the other.
       const logSizeBefore = statSync(logFile).size;
       await paired('popularLogged', popularLoggedRuns, loggedBase, popularPaths);
       loggedBytes += statSync(logFile).size - logSizeBefore;
       loggedRequests += popularLoggedRuns.at(-1)!.requests;
+      // Insight on vs off: the INSIGHT=off server gets the same loads, each after its own hello world.
+      await paired('popularOff', popularOffRuns, askOffBase, popularPaths);
+      const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
+      await paired('distinct', distinctRuns, askBase, slice);
+      await measure('distinct, logged (state only)', loggedBase, slice, secondsPerLoad);
+      // The same questions for the INSIGHT=off server (it has its own cache, so they are new to it).
+      await paired('distinctOff', distinctOffRuns, askOffBase, slice);
     }
     hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {

@@ -9,6 +9,9 @@ Commands:
   check                         check the content folder and report problems with file and line
   submissions list [options]    list stored submissions and their delivery state
   submissions retry <id|--dead> put dead-lettered submissions back in the delivery queue
+  submissions release <id>...   deliver quarantined submissions (spam traps) judged genuine
+  submissions export --format csv|jsonl [--email A]   export submissions with their fields
+  submissions erase --email A   erase one person's personal data (data-subject request)
   insight [options]             what people and agents search for and read (--help for options)
   help                          show this text
 `;

@@ -5,9 +5,12 @@ import { singleLine } from '../submissions/message.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/types.js';
 
 const USAGE = `Usage:
-  frontdoor submissions list [--state pending|delivered|dead|none] [--kind lead|suggestion]
-                             [--limit N] [--json] [--show-contact]
+  frontdoor submissions list [--state pending|delivered|dead|quarantine|none] [--kind lead|suggestion]
+                             [--email ADDRESS] [--limit N] [--json] [--show-contact]
   frontdoor submissions retry <id>... | --dead
+  frontdoor submissions release <id>...
+  frontdoor submissions export --format csv|jsonl [--state S] [--kind K] [--email ADDRESS]
+  frontdoor submissions erase --email ADDRESS
 
 list    shows the newest submissions (50 unless --limit): id, kind, received time, provider,
         delivery state, attempts, next attempt and the class of the last error. The submitted
@@ -15,6 +18,18 @@ list    shows the newest submissions (50 unless --limit): id, kind, received tim
         State "none" lists submissions stored without delivery (LEAD_DELIVERY/SUGGESTION_DELIVERY=none).
 retry   puts dead-lettered (or still pending) submissions back in the queue, due now, with a fresh
         attempt budget; the running server's delivery worker sends them. --dead retries every one.
+        State "quarantine" lists form submissions that tripped a spam trap (the hidden honeypot
+        field was filled, or the form was sent faster than FORM_MIN_FILL_MS); they are kept, not
+        delivered.
+release moves quarantined submissions you judged genuine to the queue; the worker delivers them.
+export  writes every matching submission with its fields, oldest first, to standard output: CSV
+        (one header row; control characters in values flattened to spaces, and a value starting
+        with = + - @ prefixed with ' so a spreadsheet does not run it as a formula) or JSON Lines
+        (one JSON object a line, values exact, control characters escaped by JSON). For a
+        data-subject access request, use --email.
+erase   erases the personal fields of every submission with this e-mail (a data-subject erasure
+        request): names, e-mail, message, client address and user agent. Counts and delivery
+        states stay; one not yet delivered is dead-lettered as "erased" and never sent.
 
 The configuration (DATA_DIR or DATABASE_URL, ...) is read from the environment like "serve".
 `;
@@ -35,12 +50,14 @@ const defaultIo = (): CliIo => ({
 
 class UsageError extends Error {}
 
-const STATES: readonly ListedState[] = ['pending', 'delivered', 'dead', 'none'];
+const STATES: readonly ListedState[] = ['pending', 'delivered', 'dead', 'quarantine', 'none'];
 const KINDS: readonly SubmissionKind[] = ['lead', 'suggestion'];
 
 interface ListOptions {
   state?: ListedState;
   kind?: SubmissionKind;
+  email?: string;
+  format?: 'csv' | 'jsonl';
   limit: number;
   json: boolean;
   showContact: boolean;
@@ -80,6 +97,18 @@ function parseListOptions(args: string[]): ListOptions {
         options.limit = Number(limit);
         break;
       }
+      case '--email': {
+        const email = value().trim();
+        if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError('--email must be an e-mail address.');
+        options.email = email;
+        break;
+      }
+      case '--format': {
+        const format = value();
+        if (format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl.');
+        options.format = format;
+        break;
+      }
       case '--json':
         options.json = true;
         break;
@@ -106,6 +135,8 @@ function summary(record: SubmissionRecord, showContact: boolean) {
     nextAttemptAt: iso(record.delivery?.nextAttemptAtMs ?? null),
     lastError: record.delivery?.lastError ?? null,
     deliveredAt: iso(record.delivery?.deliveredAtMs ?? null),
+    quarantineReason: record.quarantineReason,
+    erasedAt: iso(record.erasedAtMs),
     ...(showContact ? { fields: record.fields, clientIp: record.clientIp, userAgent: record.userAgent } : {}),
   };
 }
@@ -148,10 +179,91 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Every field either form can carry, in a fixed order: the export's columns. */
+const FIELD_COLUMNS = [
+  'name',
+  'firstName',
+  'lastName',
+  'email',
+  'company',
+  'role',
+  'message',
+  'teamSize',
+  'timeline',
+  'companyType',
+  'persona',
+  'suggestion',
+  'sourcePage',
+] as const;
+
+/** A spreadsheet runs a cell starting with one of these as a formula. */
+const FORMULA_START = /^[=+\-@]/;
+
+function csvCell(value: string | number | null): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return String(value);
+  const flat = singleLine(value);
+  const text = FORMULA_START.test(flat) ? `'${flat}` : flat;
+  return /[",\s']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One export row per submission: its summary, the client, then every field column. */
+function exportRow(record: SubmissionRecord) {
+  return {
+    ...summary(record, false),
+    clientIp: record.clientIp,
+    userAgent: record.userAgent,
+    fields: Object.fromEntries(FIELD_COLUMNS.map((name) => [name, record.fields[name] ?? null])),
+  };
+}
+
+const EMPTY_RECORD: SubmissionRecord = {
+  id: '',
+  kind: 'lead',
+  receivedAtMs: 0,
+  provider: 'log',
+  fields: {},
+  requestId: '',
+  clientIp: '',
+  userAgent: null,
+  idempotencyKey: null,
+  fingerprint: '',
+  requestHash: '',
+  quarantineReason: null,
+  erasedAtMs: null,
+  delivery: null,
+};
+
+type ExportRow = ReturnType<typeof exportRow>;
+const EXPORT_COLUMNS = Object.keys(exportRow(EMPTY_RECORD)).filter(
+  (key): key is Exclude<keyof ExportRow, 'fields'> => key !== 'fields',
+);
+
+function exportText(records: SubmissionRecord[], format: 'csv' | 'jsonl'): string {
+  const rows = records.map(exportRow);
+  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+  const lines = [[...EXPORT_COLUMNS, ...FIELD_COLUMNS].join(',')];
+  for (const row of rows)
+    lines.push(
+      [
+        ...EXPORT_COLUMNS.map((column) => csvCell(row[column])),
+        ...FIELD_COLUMNS.map((name) => csvCell(row.fields[name] ?? null)),
+      ].join(','),
+    );
+  // RFC 4180 line breaks.
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Largest export: every submission a site keeps (the list command has its own, smaller limit). */
+const EXPORT_LIMIT = 10_000_000;
+
 const REASONS = {
   unknown: 'no submission has this id',
   delivered: 'already delivered',
   'no-delivery': 'stored without delivery (provider none); nothing to send',
+  'not-quarantined': 'not in quarantine',
+  erased: 'its personal data was erased; there is nothing to send',
+  quarantined: 'in quarantine; use "submissions release" after checking it',
 } as const;
 
 async function withStore<T>(io: CliIo, work: (store: SubmissionStore) => Promise<T>): Promise<T | number> {
@@ -182,6 +294,7 @@ export async function runSubmissions(args: string[], io: CliIo = defaultIo()): P
             limit: options.limit,
             ...(options.state ? { state: options.state } : {}),
             ...(options.kind ? { kind: options.kind } : {}),
+            ...(options.email ? { email: options.email } : {}),
           });
           if (options.json)
             io.out(
@@ -216,6 +329,49 @@ export async function runSubmissions(args: string[], io: CliIo = defaultIo()): P
             else io.err(`not requeued ${result.id}: ${REASONS[result.reason ?? 'unknown']}\n`);
           }
           return results.every((result) => result.requeued) ? 0 : 1;
+        });
+      }
+      case 'release': {
+        if (rest.length === 0) throw new UsageError('Name the quarantined submissions to release.');
+        const unknownOption = rest.find((arg) => arg.startsWith('-'));
+        if (unknownOption) throw new UsageError(`Unknown option "${unknownOption}".`);
+        return await withStore(io, async (store) => {
+          const results = await store.release(rest, Date.now());
+          for (const result of results) {
+            if (result.released) io.out(`released ${result.id}\n`);
+            else io.err(`not released ${result.id}: ${REASONS[result.reason ?? 'unknown']}\n`);
+          }
+          return results.every((result) => result.released) ? 0 : 1;
+        });
+      }
+      case 'export': {
+        const options = parseListOptions(rest);
+        if (!options.format) throw new UsageError('export needs --format csv or --format jsonl.');
+        if (options.json || options.showContact || options.limit !== 50)
+          throw new UsageError('export takes --format, --state, --kind and --email only.');
+        const format = options.format;
+        return await withStore(io, async (store) => {
+          const records = await store.list({
+            limit: EXPORT_LIMIT,
+            ...(options.state ? { state: options.state } : {}),
+            ...(options.kind ? { kind: options.kind } : {}),
+            ...(options.email ? { email: options.email } : {}),
+          });
+          io.out(exportText(records.reverse(), format));
+          return 0;
+        });
+      }
+      case 'erase': {
+        const options = parseListOptions(rest);
+        const extra = options.state || options.kind || options.format || options.json || options.showContact;
+        if (!options.email || extra || options.limit !== 50)
+          throw new UsageError('erase takes exactly --email ADDRESS.');
+        const email = options.email;
+        return await withStore(io, async (store) => {
+          const ids = await store.eraseByEmail(email, Date.now());
+          for (const id of ids) io.out(`erased ${id}\n`);
+          io.out(`${ids.length} submission${ids.length === 1 ? '' : 's'} erased.\n`);
+          return 0;
         });
       }
       case undefined:

@@ -18,7 +18,9 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
-export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; poolSize: number; connectTimeoutMs: number; queryTimeoutMs: number };
 
 export interface Config {
   port: number;
@@ -47,6 +49,12 @@ export interface Config {
     retryMaxMs: number;
     /** How often the delivery worker looks for due outbox rows. */
     pollIntervalMs: number;
+  };
+  submissions: {
+    /** Days after delivery when a submission's personal fields are erased; 0 keeps them. */
+    retentionDays: number;
+    /** A site form sent sooner than this after it was shown is quarantined; 0 turns the check off. */
+    formMinFillMs: number;
   };
   smtp: { url: string; from: string } | null;
   crm: { url: string; secret: string } | null;
@@ -89,6 +97,16 @@ export const CONFIG_VARIABLES = {
   DATA_DIR: 'Folder for the SQLite database (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
+  DATABASE_POOL_SIZE:
+    'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
+  DATABASE_CONNECT_TIMEOUT_MS:
+    'How long to wait for a PostgreSQL connection before a write fails with 500 (default 5000).',
+  DATABASE_QUERY_TIMEOUT_MS:
+    'Longest PostgreSQL statement: cancelled by the server, abandoned by the client (default 5000).',
+  SUBMISSION_RETENTION_DAYS:
+    "Days after delivery when a submission's personal fields are erased; 0 keeps them (default 90).",
+  FORM_MIN_FILL_MS:
+    'A site form sent sooner than this after it was shown is quarantined, not delivered (default 3000; 0 = off).',
   LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace or silent (default info).',
   BODY_LIMIT_BYTES: 'Largest request body accepted, in bytes (default 65536, at least 16384).',
   TRUST_PROXY_HOPS: 'Reverse proxies in front of the server whose X-Forwarded-For is trusted (default 0).',
@@ -180,7 +198,14 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   const databaseUrl = read('DATABASE_URL');
   let database: DatabaseConfig = { kind: 'sqlite', file: resolve(dataDir, 'frontdoor.sqlite') };
   if (databaseUrl !== undefined) {
-    if (/^postgres(ql)?:\/\//.test(databaseUrl)) database = { kind: 'postgres', url: databaseUrl };
+    if (/^postgres(ql)?:\/\//.test(databaseUrl))
+      database = {
+        kind: 'postgres',
+        url: databaseUrl,
+        poolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1_000),
+        connectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
+        queryTimeoutMs: integer('DATABASE_QUERY_TIMEOUT_MS', 5_000, 100, 600_000),
+      };
     else
       problems.push(
         'DATABASE_URL is not a postgres:// URL: set it to postgres://user:password@host:5432/db, or unset it to use SQLite.',
@@ -311,6 +336,10 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
     database,
     delivery,
+    submissions: {
+      retentionDays: integer('SUBMISSION_RETENTION_DAYS', 90, 0, 36_500),
+      formMinFillMs: integer('FORM_MIN_FILL_MS', 3_000, 0, 600_000),
+    },
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
     insight,

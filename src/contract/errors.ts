@@ -88,3 +88,21 @@ export function rateLimitedBody(
     `Wait ${retryAfterSeconds} seconds (see the Retry-After header) and send it again; nothing was stored.`,
   );
 }
+
+/** Seconds a client is asked to wait (`Retry-After`) after a submission could not be stored. */
+export const SUBMISSION_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The 500 of a submission the database did not confirm (down, hanging, or a connection cut).
+ * Almost always nothing was kept; if the commit went through unseen, the repeat is recognised as a
+ * duplicate (same content within the window, or the same Idempotency-Key), so sending again is safe.
+ */
+export function submissionNotStoredBody(requestId: string): ErrorBody {
+  return errorBody(
+    'INTERNAL_ERROR',
+    'Internal error',
+    `The submission could not be stored just now (reference ${requestId}).`,
+    `Send the same request again in ${SUBMISSION_RETRY_AFTER_SECONDS} seconds (see Retry-After); a repeat is never ` +
+      'stored twice. If it keeps failing, contact the site owner with the reference.',
+  );
+}

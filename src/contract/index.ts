@@ -6,3 +6,5 @@ export { createValidator, describeFixes, describeProblems, isEmailAddress } from
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
 export { buildOpenApiDocument } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';
+export * from './health.js';
+export * from './form-traps.js';

@@ -9,7 +9,9 @@ import {
   NLWEB_COMPONENTS,
   NLWEB_VERSION,
 } from './nlweb.js';
+import { HEALTH_COMPONENTS, READINESS_CACHE_MS, READINESS_STORE_TIMEOUT_MS } from './health.js';
 import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
+import { SUBMISSION_RETRY_AFTER_SECONDS } from './errors.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -120,13 +122,28 @@ function marketingErrors(limit: number) {
       ),
       headers: { ...RETRY_AFTER_HEADER, ...RATE_LIMIT_STATE_HEADERS },
     },
-    '500': jsonError('INTERNAL_ERROR: the submission could not be stored; nothing was kept. Retry later.', {
-      ok: false,
-      error: 'Internal error',
-      code: 'INTERNAL_ERROR',
-      message: 'The request could not be completed (reference 5f0c…).',
-      resolution: 'Nothing was stored. Try again in a moment; if it keeps failing, contact the site owner.',
-    }),
+    '500': {
+      ...jsonError(
+        'INTERNAL_ERROR: the database did not confirm the submission (it is down, does not answer within its ' +
+          'timeout, or the connection was cut), so it is not acknowledged. The answer comes within a few ' +
+          'seconds, never after the client has given up. Send the same request again after `Retry-After` ' +
+          'seconds: a repeat of a submission that was stored after all is recognised (same content within the ' +
+          'duplicate window, or the same Idempotency-Key) and not stored twice.',
+        {
+          ok: false,
+          error: 'Internal error',
+          code: 'INTERNAL_ERROR',
+          message: 'The submission could not be stored just now (reference 5f0c…).',
+          resolution: `Send the same request again in ${SUBMISSION_RETRY_AFTER_SECONDS} seconds (see Retry-After); a repeat is never stored twice. If it keeps failing, contact the site owner with the reference.`,
+        },
+      ),
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before sending the request again.',
+          schema: { type: 'integer', const: SUBMISSION_RETRY_AFTER_SECONDS },
+        },
+      },
+    },
   };
 }
 
@@ -259,6 +276,18 @@ function askResponses(post: boolean, limit = 0) {
   };
 }
 
+/** Any method but GET (and HEAD) on an operator endpoint. */
+const OPERATIONS_WRONG_METHOD = (path: string) => ({
+  ...jsonError('ENDPOINT_NOT_FOUND for any method other than GET or HEAD, with an `Allow` header.', {
+    ok: false,
+    error: 'Endpoint not found',
+    code: 'ENDPOINT_NOT_FOUND',
+    message: `POST is not supported on ${path}.`,
+    resolution: `Use GET or HEAD on ${path}; /openapi.json lists every operation.`,
+  }),
+  headers: { Allow: { description: 'The methods the path supports.', schema: { type: 'string' } } },
+});
+
 /** What the two submission operations do beyond their body schema. */
 const SUBMISSION_RULES =
   `Repeats: a submission with the same content (same operation, e-mail and fields) arriving again within ` +
@@ -282,6 +311,35 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 };
 
+const FORM_TRAP_PARAMETERS = [
+  {
+    name: 'Form-Honeypot',
+    in: 'header',
+    required: false,
+    description:
+      'Sent by this site’s own forms: `1` when the form’s hidden honeypot field was filled (people never ' +
+      'see it; form-filling bots do). API clients do not send it.',
+    schema: { type: 'string', enum: ['1'] },
+  },
+  {
+    name: 'Form-Fill-Ms',
+    in: 'header',
+    required: false,
+    description:
+      'Sent by this site’s own forms: milliseconds between the form being shown and sent. API clients do ' +
+      'not send it.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+];
+
+/** What the spam traps do, in the operations' descriptions. */
+const FORM_TRAPS =
+  'Spam traps of the site’s forms: a submission with `Form-Honeypot: 1`, or with a `Form-Fill-Ms` below the ' +
+  'site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, never ' +
+  'dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
+  '`delivered: false`, the same as any submission the provider has not yet confirmed. Requests without these ' +
+  'headers (agents, servers) are never quarantined.';
+
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
   content: Object.fromEntries(FORM_AND_JSON.map((type) => [type, { schema: ref(schemaName), example }])),
@@ -293,7 +351,11 @@ const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
  */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const limit = options.bodyLimitBytes;
-  const components: Record<string, TSchema> = { ...MARKETING_COMPONENTS, ...NLWEB_COMPONENTS };
+  const components: Record<string, TSchema> = {
+    ...MARKETING_COMPONENTS,
+    ...NLWEB_COMPONENTS,
+    ...HEALTH_COMPONENTS,
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -322,8 +384,70 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     tags: [
       { name: 'Discovery', description: 'Read-only NLWeb search over the public pages and documentation.' },
       { name: 'Contact', description: 'Demo requests and document suggestions (side-effecting).' },
+      { name: 'Operations', description: 'Liveness and readiness for load balancers and orchestrators.' },
     ],
     paths: {
+      '/healthz': {
+        get: {
+          operationId: 'checkHealth',
+          tags: ['Operations'],
+          summary: 'Liveness: the process is running',
+          description:
+            'Answers 200 `{"status":"ok"}` whenever the process answers at all, whatever the state of the ' +
+            'database: use it to decide whether to restart the process, not whether to send it traffic ' +
+            '(that is /readyz). Never cached; not written to the request log.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The process lives.',
+              content: { 'application/json': { schema: ref('Health'), example: { status: 'ok' } } },
+            },
+            '405': OPERATIONS_WRONG_METHOD('/healthz'),
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'checkReadiness',
+          tags: ['Operations'],
+          summary: 'Readiness: this instance can serve every operation now',
+          description:
+            'Answers 200 when the submissions database answers a trivial query within ' +
+            `${READINESS_STORE_TIMEOUT_MS / 1000} s and the search index holds the site’s pages; 503 otherwise, ` +
+            'with the reasons in words. A load balancer should send traffic only to ready instances. Pages, ' +
+            'search and discovery work without the database, so an instance that is not ready still answers ' +
+            `them. The result is reused for ${READINESS_CACHE_MS / 1000} s, so frequent polling costs at most one ` +
+            'query a second. Never cached; not written to the request log.',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Ready.',
+              content: {
+                'application/json': {
+                  schema: ref('Readiness'),
+                  example: { status: 'ready', checks: { store: 'ok', index: 'ok' }, reasons: [] },
+                },
+              },
+            },
+            '503': {
+              description: 'Not ready; `reasons` says why.',
+              content: {
+                'application/json': {
+                  schema: ref('Readiness'),
+                  example: {
+                    status: 'unavailable',
+                    checks: { store: 'failing', index: 'ok' },
+                    reasons: [
+                      'submissions database: connection refused (nothing listens at the database address) (ECONNREFUSED)',
+                    ],
+                  },
+                },
+              },
+            },
+            '405': OPERATIONS_WRONG_METHOD('/readyz'),
+          },
+        },
+      },
       '/api/leads': {
         post: {
           operationId: 'requestDemo',
@@ -332,9 +456,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
-            `${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}`,
+            `${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('LeadRequest', {
             name: 'Dana Reyes',
             email: 'dana.reyes@sponsor.example',
@@ -367,9 +491,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}`,
+            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('SuggestionRequest', {
             companyType: 'cro',
             persona: 'study-start-up',

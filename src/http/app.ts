@@ -10,11 +10,13 @@ import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { clientAddressOf } from './client-address.js';
 import { registerErrorHandling } from './errors.js';
 import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerAskRoutes } from './routes/ask.js';
+import { registerHealthRoutes } from './routes/health.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { registerSubmissionRoutes } from './routes/submissions.js';
@@ -60,8 +62,14 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           trustProxyHops: config.trustProxyHops,
           ...(insight
             ? {
-                onAnswered: (req, query, summary, clientAddress) =>
-                  insight.search('get', query.text, summary, req.headers, clientAddress),
+                onAnswered: (req, query, summary) =>
+                  insight.search(
+                    'get',
+                    query.text,
+                    summary,
+                    req.headers,
+                    clientAddressOf(req, config.trustProxyHops),
+                  ),
               }
             : {}),
         });
@@ -132,10 +140,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSecurityHeaders(app, config.publicBaseUrl);
   registerErrorHandling(app, config.bodyLimitBytes);
 
-  app.get('/healthz', { config: { errorShape: 'envelope' } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok' };
-  });
+  registerHealthRoutes(app, context);
 
   await registerSubmissionRoutes(app, context);
   await registerAskRoutes(app, context);

@@ -25,7 +25,7 @@ export interface AskFastPathOptions {
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
   /** Called once an answer has been sent (the site owner's insight counts it). */
-  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary, clientAddress: string) => void;
+  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
   /** Counted like every request, under the route `/ask`. */
   metrics: Metrics;
   limits: RateLimits;
@@ -81,8 +81,7 @@ export function createAskFastPath(
       const parsed = parse(url);
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
-      const clientAddress = clientAddressOf(req, trustProxyHops);
-      const refusal = limits.refuseAsk(clientAddress);
+      const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddressOf(req, trustProxyHops)) : null;
       if (refusal !== null) {
         // The route answers the 429 (one writer of that answer); the verdict goes with the request.
         handOverAskRefusal(req, refusal);
@@ -100,7 +99,7 @@ export function createAskFastPath(
       res.end(rest);
       const responseTime = performance.now() - started;
       observeAnswer(responseTime / 1000);
-      onAnswered?.(req, parsed.query, summary, clientAddress);
+      onAnswered?.(req, parsed.query, summary);
       // The same line as Fastify's requests get (app.ts), marked with the path that answered.
       if (logger.isLevelEnabled('info'))
         logger.info(

@@ -156,7 +156,11 @@ export async function openInsightStore(
   options: { schema?: string } = {},
 ): Promise<InsightStore> {
   return database.kind === 'postgres'
-    ? openPostgresInsightStore(database.url, options.schema)
+    ? openPostgresInsightStore(database.url, {
+        ...options,
+        connectTimeoutMs: database.connectTimeoutMs,
+        queryTimeoutMs: database.queryTimeoutMs,
+      })
     : openSqliteInsightStore(database.file);
 }
 
@@ -226,13 +230,29 @@ const numbered = (sql: string) => {
 /** Arbitrary constant naming "insight schema set-up" among advisory locks. */
 const INSIGHT_SCHEMA_LOCK = 0x46d00015;
 
-export async function openPostgresInsightStore(url: string, schema?: string): Promise<InsightStore> {
+export interface PostgresInsightOptions {
+  /** Schema to create the tables in (created if missing); the server's search_path when unset. */
+  schema?: string;
+  /** As the submission store's (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}
+
+export async function openPostgresInsightStore(
+  url: string,
+  options: PostgresInsightOptions = {},
+): Promise<InsightStore> {
+  const { schema } = options;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
     throw new Error('PostgreSQL schema name must be lower-case letters, digits and underscores');
   const pool = new pg.Pool({
     connectionString: url,
     max: 2,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // A hanging database delays a flush (retried later), never a request.
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + 500,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.

@@ -30,6 +30,8 @@ export interface RateLimits {
    * the refusal. With Redis, counts are shared in batches every ASK_SYNC_INTERVAL_MS.
    */
   refuseAsk(clientIp: string): LimitDecision | null;
+  /** Whether /ask has a limit (the fast path skips finding the client address when not). */
+  readonly limitsAsk: boolean;
   /** The global delivery cap; null when it is off. */
   readonly deliveries: DeliveryGate | null;
   close(): Promise<void>;
@@ -180,6 +182,7 @@ export function createRateLimits(
     shared,
     check,
     refuseAsk,
+    limitsAsk: ask !== null,
     deliveries,
     close: async () => {
       await memory.close();

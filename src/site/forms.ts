@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,
+  HONEYPOT_FIELD,
   LeadRequestSchema,
   PERSONA_LABELS,
   PERSONAS_BY_COMPANY_TYPE,
@@ -355,6 +356,10 @@ export function renderForm(kind: FormKind, context: FormContext): string {
     `<div class="form-errors" data-form-errors aria-live="assertive" tabindex="-1">${errorSummary}</div>`,
     `<div class="form-grid">${fields.join('')}</div>`,
     sourcePage,
+    // The honeypot: off screen, out of the tab order and hidden from assistive technology, so only
+    // a bot fills it (see contract/form-traps.ts).
+    `<div class="form-trap" aria-hidden="true"><label for="${kind}-${HONEYPOT_FIELD}">Leave this field empty</label>`,
+    `<input id="${kind}-${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" type="text" value="" tabindex="-1" autocomplete="off" data-honeypot></div>`,
     '<div class="form-actions">',
     `<button class="button button-primary" type="submit">${button}</button>`,
     `<p class="form-note">${note}</p>`,

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import { retryDelayMs } from './backoff.js';
+import { describeError } from './errors.js';
 import type { AttemptResult, DeliveryProvider } from './providers/index.js';
 import type { ClaimedDelivery, DeliveryUpdate, SubmissionStore } from './store/index.js';
 import type { DeliveringProvider } from './types.js';
+
+export { errorClassOf } from './errors.js';
 
 /** Rows leased per poll; a full batch makes the worker poll again at once. */
 const BATCH_SIZE = 16;
@@ -55,6 +58,8 @@ export class DeliveryEngine {
   private running = false;
   /** When the cap has no slot left, how long the worker waits before asking again. */
   private capWaitMs = 0;
+  /** Whether the last poll failed: a database outage is logged when it starts and ends, not every poll. */
+  private pollFailing = false;
 
   constructor(private readonly options: DeliveryEngineOptions) {
     this.leaseMs = 2 * options.config.attemptTimeoutMs + 1_000;
@@ -152,14 +157,25 @@ export class DeliveryEngine {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.polling = this.pollOnce().then(
-        (count) =>
+        (count) => {
+          if (this.pollFailing) {
+            this.pollFailing = false;
+            this.options.logger.info('delivery worker reads the outbox again');
+          }
           this.schedule(
             count === BATCH_SIZE
               ? 0
               : Math.max(this.options.config.pollIntervalMs, Math.min(this.capWaitMs, MAX_CAP_WAIT_MS)),
-          ),
+          );
+        },
         (error: unknown) => {
-          this.options.logger.warn({ errorClass: errorClassOf(error) }, 'delivery worker could not poll');
+          if (!this.pollFailing) {
+            this.pollFailing = true;
+            this.options.logger.warn(
+              describeError(error),
+              'delivery worker cannot read the outbox; it keeps trying every poll interval',
+            );
+          }
           this.schedule(this.options.config.pollIntervalMs);
         },
       );
@@ -178,7 +194,11 @@ export class DeliveryEngine {
       try {
         result = await provider.deliver(submission, attempt, AbortSignal.timeout(config.attemptTimeoutMs));
       } catch (error) {
-        result = { outcome: 'retry', errorClass: `provider_${errorClassOf(error)}`, retryAfterMs: null };
+        result = {
+          outcome: 'retry',
+          errorClass: `provider_${describeError(error).errorClass}`,
+          retryAfterMs: null,
+        };
       }
     }
 
@@ -201,17 +221,32 @@ export class DeliveryEngine {
       (performance.now() - startedMs) / 1000,
     );
     const context = { submissionId: submission.id, kind: submission.kind, provider: claim.provider, attempt };
-    let kept = false;
+    // One line per attempt, saying what is true in the store: a result that was not recorded leaves
+    // the row pending, and it will be attempted again once its lease expires.
+    let recorded: 'yes' | 'lease-lost' | 'failed' = 'failed';
+    let storeError: ReturnType<typeof describeError> | null = null;
     try {
-      kept = await store.complete(submission.id, claim.leaseToken, update);
+      recorded = (await store.complete(submission.id, claim.leaseToken, update)) ? 'yes' : 'lease-lost';
     } catch (error) {
-      logger.error({ ...context, errorClass: errorClassOf(error) }, 'delivery result could not be stored');
+      storeError = describeError(error);
     }
-    if (!kept)
+    if (recorded !== 'yes') {
+      const sent = update.outcome === 'delivered';
       logger.warn(
-        { ...context, outcome: update.outcome },
-        'delivery lease lost before the result was stored',
+        {
+          ...context,
+          outcome: update.outcome,
+          ...(update.outcome === 'delivered' ? {} : { errorClass: update.errorClass }),
+          ...(storeError
+            ? { storeErrorClass: storeError.errorClass, storeError: storeError.errorMeaning }
+            : {}),
+        },
+        recorded === 'lease-lost'
+          ? `delivery lease lost: another attempt owns the row now; this ${sent ? 'delivery' : 'attempt'}'s result was not recorded${sent ? ' and the receiver may get the submission again' : ''}`
+          : `delivery result could not be recorded: the row stays pending${sent ? ' and the receiver may get the submission again' : ''}`,
       );
+      return false;
+    }
     if (update.outcome === 'delivered') logger.info(context, 'submission delivered');
     else if (update.outcome === 'dead')
       logger.error(
@@ -229,15 +264,4 @@ export class DeliveryEngine {
       );
     return update.outcome === 'delivered';
   }
-}
-
-/** A short class name for logs: never the message, which may quote submitted data. */
-export function errorClassOf(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code)) return code;
-    const name = (error as { name?: unknown }).name;
-    if (typeof name === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(name)) return name;
-  }
-  return 'unknown';
 }

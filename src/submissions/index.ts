@@ -9,12 +9,14 @@ import {
   type SuggestionSuccess,
 } from '../contract/index.js';
 import { DeliveryEngine, type DeliveryGate, type DeliveryMetrics } from './delivery.js';
+import { describeError } from './errors.js';
 import { contentFingerprint, DUPLICATE_WINDOW_MS, requestHash } from './fingerprint.js';
 import { createProviders, type DeliveryProvider } from './providers/index.js';
 import { openSubmissionStore, type SubmissionStore } from './store/index.js';
 import type {
   AnswerProvider,
   DeliveringProvider,
+  QuarantineReason,
   SubmissionFields,
   SubmissionKind,
   SubmissionRecord,
@@ -22,7 +24,9 @@ import type {
 
 export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
-export { openSubmissionStore } from './store/index.js';
+export { openSubmissionStore, MIGRATIONS_TABLE } from './store/index.js';
+export { describeError, errorClassOf } from './errors.js';
+export { quarantineReasonOf, type FormTrapSignals } from './quarantine.js';
 // The SQLite driver over node:sqlite or better-sqlite3, for other tables kept in the same database.
 export { openSqliteConnection, type SqliteConnection } from './store/sqlite-driver.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
@@ -34,6 +38,8 @@ export interface SubmissionMeta {
   clientIp: string;
   userAgent: string | undefined;
   idempotencyKey: string | undefined;
+  /** Set by the site's forms when their spam trap tripped: the submission is held, not delivered. */
+  quarantineReason?: QuarantineReason;
 }
 
 /** The Idempotency-Key was used before with a different body; nothing was stored. */
@@ -55,6 +61,8 @@ export interface SubmissionService {
   start(): void;
   /** Runs one worker poll now; returns how many deliveries were attempted. */
   deliverDue(): Promise<number>;
+  /** Erases the personal fields of submissions delivered longer ago than the retention; returns how many. */
+  eraseExpired(): Promise<number>;
   /** Stops the worker, waits for attempts in flight, closes the providers and the store. */
   close(): Promise<void>;
   readonly store: SubmissionStore;
@@ -70,6 +78,10 @@ export interface SubmissionServiceOptions {
   /** The global delivery cap (the server's rate limits). */
   deliveryGate?: DeliveryGate | null;
 }
+
+/** How often the retention sweep runs (it also runs at start). */
+const RETENTION_SWEEP_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 const LEAD_FIELDS = [
   'name',
@@ -110,7 +122,15 @@ export async function createSubmissionService(
   options: SubmissionServiceOptions = {},
 ): Promise<SubmissionService> {
   const now = options.now ?? Date.now;
-  const store = options.store ?? (await openSubmissionStore(config.database));
+  const store =
+    options.store ??
+    (await openSubmissionStore(config.database, {
+      onConnectionError: (error) =>
+        logger.warn(describeError(error), 'database connection lost; the pool replaces it'),
+      onMigrated: (applied) => {
+        if (applied.length > 0) logger.info({ migrations: applied }, 'database schema migrated');
+      },
+    }));
   const providers: Map<DeliveringProvider, DeliveryProvider> = createProviders(config, logger, now);
   const engine = new DeliveryEngine({
     config: config.delivery,
@@ -140,6 +160,7 @@ export async function createSubmissionService(
     const receivedAtMs = now();
     const route = routeOf(kind);
     const leaseToken = randomUUID();
+    const quarantineReason = meta.quarantineReason ?? null;
     const outcome = await store.insert(
       {
         id: randomUUID(),
@@ -153,6 +174,7 @@ export async function createSubmissionService(
         idempotencyKey: meta.idempotencyKey ?? null,
         fingerprint: contentFingerprint(kind, fields),
         requestHash: requestHash(kind, fields),
+        quarantineReason,
         outbox: route.delivering
           ? { provider: route.delivering, leaseToken, leaseUntilMs: receivedAtMs + engine.leaseMs }
           : null,
@@ -174,19 +196,22 @@ export async function createSubmissionService(
       return { record, delivered: record.delivery?.state === 'delivered' };
     }
 
-    logger.info(
-      { submissionId: record.id, kind, provider: record.provider, requestId: meta.requestId },
-      'submission stored',
-    );
+    // One line per event: stored (or quarantined) here; delivered, retried or dead-lettered by the engine.
+    const stored = { submissionId: record.id, kind, provider: record.provider, requestId: meta.requestId };
+    if (quarantineReason !== null) {
+      logger.info({ ...stored, quarantineReason }, 'submission quarantined (not delivered until released)');
+      return { record, delivered: false };
+    }
     if (!route.delivering) {
       logger.info(
-        { submissionId: record.id, kind, provider: record.provider },
+        stored,
         kind === 'lead'
           ? 'demo request stored; no delivery configured (LEAD_DELIVERY=none)'
           : 'document suggestion stored; no delivery configured (SUGGESTION_DELIVERY=none)',
       );
       return { record, delivered: false };
     }
+    logger.info(stored, 'submission stored');
     const attempt = engine.attemptFirst({
       submission: record,
       provider: route.delivering,
@@ -202,6 +227,26 @@ export async function createSubmissionService(
     ]).catch(() => false);
     clearTimeout(budget);
     return { record, delivered };
+  };
+
+  const retentionMs = config.submissions.retentionDays * DAY_MS;
+  let retentionTimer: NodeJS.Timeout | null = null;
+  const eraseExpired = async (): Promise<number> => {
+    if (retentionMs === 0) return 0;
+    const nowMs = now();
+    return store.eraseDelivered(nowMs - retentionMs, nowMs);
+  };
+  const sweep = async () => {
+    try {
+      const erased = await eraseExpired();
+      if (erased > 0)
+        logger.info(
+          { erased, retentionDays: config.submissions.retentionDays },
+          'personal fields of delivered submissions erased (retention)',
+        );
+    } catch (error) {
+      logger.warn(describeError(error), 'retention sweep failed; it runs again within the hour');
+    }
   };
 
   return {
@@ -221,9 +266,18 @@ export async function createSubmissionService(
         sourcePage: record.fields.sourcePage ?? fields.sourcePage,
       };
     },
-    start: () => engine.start(),
+    start: () => {
+      engine.start();
+      if (retentionMs > 0) {
+        void sweep();
+        retentionTimer = setInterval(() => void sweep(), RETENTION_SWEEP_MS);
+        retentionTimer.unref();
+      }
+    },
     deliverDue: () => engine.pollOnce(),
+    eraseExpired,
     close: async () => {
+      if (retentionTimer) clearInterval(retentionTimer);
       await engine.stop();
       await Promise.allSettled([...providers.values()].map((provider) => provider.close()));
       await store.close();

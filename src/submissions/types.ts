@@ -11,7 +11,12 @@ export type DeliveringProvider = 'log' | 'email-service' | 'crm';
 export const DELIVERING_PROVIDERS: readonly DeliveringProvider[] = ['log', 'email-service', 'crm'];
 
 /** `none` = stored without an outbox row (the LEAD_DELIVERY/SUGGESTION_DELIVERY=none fallbacks). */
-export type DeliveryState = 'pending' | 'delivered' | 'dead';
+/** `quarantine`: held for review (a form's spam trap tripped); never delivered until released. */
+export type DeliveryState = 'pending' | 'delivered' | 'dead' | 'quarantine';
+export const DELIVERY_STATES: readonly DeliveryState[] = ['pending', 'delivered', 'dead', 'quarantine'];
+
+/** Why a submission was quarantined: the form's honeypot field was filled, or it was sent too fast. */
+export type QuarantineReason = 'honeypot' | 'too-fast';
 export type ListedState = DeliveryState | 'none';
 
 /** The validated request fields as stored (suggestions always carry their resolved sourcePage). */
@@ -43,6 +48,10 @@ export interface SubmissionRecord {
   fingerprint: string;
   /** Hash of the validated body, compared when an Idempotency-Key is reused. */
   requestHash: string;
+  /** Set when a form's spam trap tripped; kept after a release, for the record. */
+  quarantineReason: QuarantineReason | null;
+  /** When the personal fields were erased (retention or a data-subject request); null while kept. */
+  erasedAtMs: number | null;
   /** null when the submission has no outbox row (no delivery configured). */
   delivery: DeliveryStatus | null;
 }

@@ -474,3 +474,49 @@ describe('the document suggestion form', () => {
     });
   }, 60_000);
 });
+
+describe("the forms' spam traps", () => {
+  it('quarantine a filled honeypot and a form sent too fast, while the visitor sees the usual success', async () => {
+    // A minimum fill time no one reaches, so "too fast" is certain whatever the machine's speed.
+    const strict = await startSiteServer({ FORM_MIN_FILL_MS: '600000' });
+    try {
+      const sent = async (email: string, fillHoneypot: boolean) => {
+        const { page, problems } = await openPage();
+        const headers: Record<string, string>[] = [];
+        page.on('request', (request) => {
+          if (request.method() === 'POST') headers.push(request.headers());
+        });
+        await page.goto(strict.url + '/demo');
+        const form = 'form[data-enhance-form="demo"]';
+        await page.fill('#demo-firstName', 'Robo');
+        await page.fill('#demo-lastName', 'Filler');
+        await page.fill('#demo-email', email);
+        await page.selectOption(`${form} select[name="companyType"]`, 'sponsor');
+        await page.selectOption(`${form} select[name="persona"]`, 'regulatory-affairs');
+        // What a form-filling bot does and a person cannot: fill the field that is off screen.
+        if (fillHoneypot)
+          await page.evaluate('document.querySelector("#demo-website").value = "https://spam.example"');
+        await page.locator(`${form} button[type="submit"]`).click();
+        await page.locator('[data-form-success] h2').waitFor();
+        expect(problems.pageErrors).toEqual([]);
+        return headers[0]!;
+      };
+      const botHeaders = await sent('bot@robo.example', true);
+      expect(botHeaders['form-honeypot']).toBe('1');
+      const quickHeaders = await sent('quick@robo.example', false);
+      expect(quickHeaders['form-honeypot']).toBeUndefined();
+      expect(Number(quickHeaders['form-fill-ms'])).toBeGreaterThan(0);
+
+      const stored = await strict.server.context.submissions.store.list({ kind: 'lead', limit: 10 });
+      const reasons = Object.fromEntries(
+        stored.map((record) => [record.fields.email, record.quarantineReason]),
+      );
+      expect(reasons).toEqual({ 'bot@robo.example': 'honeypot', 'quick@robo.example': 'too-fast' });
+      // The trap field never reaches the stored fields, and nothing was delivered.
+      expect(stored.every((record) => record.fields.website === undefined)).toBe(true);
+      expect(stored.every((record) => record.delivery?.state === 'quarantine')).toBe(true);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
+});

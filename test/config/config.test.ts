@@ -110,7 +110,21 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/test' }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u@127.0.0.1:5432/test',
+      poolSize: 10,
+      connectTimeoutMs: 5_000,
+      queryTimeoutMs: 5_000,
     });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://u@127.0.0.1:5432/test',
+        DATABASE_POOL_SIZE: '4',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_QUERY_TIMEOUT_MS: '3000',
+      }).database,
+    ).toMatchObject({ poolSize: 4, connectTimeoutMs: 2_000, queryTimeoutMs: 3_000 });
+    expect(problemsOf({ DATABASE_URL: 'postgres://u@h/db', DATABASE_POOL_SIZE: '0' })[0]).toMatch(
+      /^DATABASE_POOL_SIZE="0" is not valid/,
+    );
     expect(problemsOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL is not a postgres:\/\/ URL/);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
 import { startTestServer, type LogRecord, type TestServer } from '../submissions/harness.js';
 
 const SECRET = 'zebra orchid confidential';
@@ -116,6 +117,29 @@ describe('X-Request-Id from a trusted proxy', () => {
     for (const sent of ['short', 'x'.repeat(129), 'has spaces in it', 'line\u00e9break-1234']) {
       const response = await fetch(`${server.url}/ask?query=trial`, { headers: { 'x-request-id': sent } });
       expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('a route with its own log level', () => {
+  it('stays out of the request log (as the health checks do)', async () => {
+    const server = await startTestServer();
+    try {
+      // A second app on the same context, with two probe routes added before it is ready.
+      const app = await buildApp(server.context);
+      app.get('/quiet-probe', { logLevel: 'silent' }, async () => ({ ok: true }));
+      app.get('/loud-probe', async () => ({ ok: true }));
+      const before = server.logs.length;
+      expect((await app.inject({ method: 'GET', url: '/quiet-probe' })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/loud-probe' })).statusCode).toBe(200);
+      const urls = server.logs
+        .slice(before)
+        .filter((line) => line.msg === 'request completed')
+        .map((line) => (line.req as { url: string }).url);
+      expect(urls).toEqual(['/loud-probe']);
+      await app.close();
+    } finally {
+      await server.close();
     }
   });
 });

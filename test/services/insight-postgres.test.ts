@@ -13,6 +13,8 @@ import { createTestSchema } from './postgres.js';
 import pg from 'pg';
 
 const FOUND: AnswerSummary = { resultCount: 2, queryTermCount: 1, topMatchedTermCount: 1, topScore: 4 };
+const postgresAt = (url: string) =>
+  ({ kind: 'postgres', url, poolSize: 2, connectTimeoutMs: 5_000, queryTimeoutMs: 5_000 }) as const;
 const PERSON = { 'user-agent': USER_AGENTS.firefox, ...BROWSER_HEADERS };
 
 describe('insight on PostgreSQL', () => {
@@ -60,7 +62,7 @@ describe('insight on PostgreSQL', () => {
     const day = Date.parse('2026-05-04T10:00:00Z');
     const make = async () =>
       createInsightRecorder({
-        store: await openInsightStore({ kind: 'postgres', url: testSchema.url }),
+        store: await openInsightStore(postgresAt(testSchema.url)),
         logger: pino({ level: 'silent' }),
         minClients: 2,
         retentionMonths: 13,
@@ -86,9 +88,7 @@ describe('insight on PostgreSQL', () => {
   });
 
   it('applies each schema step once, however many instances open the store together', async () => {
-    const stores = await Promise.all(
-      [1, 2, 3].map(() => openInsightStore({ kind: 'postgres', url: testSchema.url })),
-    );
+    const stores = await Promise.all([1, 2, 3].map(() => openInsightStore(postgresAt(testSchema.url))));
     await Promise.all(stores.map((store) => store.close()));
     const client = new pg.Client({ connectionString: testSchema.url });
     await client.connect();
@@ -105,7 +105,7 @@ describe('insight on PostgreSQL', () => {
   });
 
   it('deletes rows older than the retention period', async () => {
-    const store = await openInsightStore({ kind: 'postgres', url: testSchema.url });
+    const store = await openInsightStore(postgresAt(testSchema.url));
     await store.write({
       searches: [
         {

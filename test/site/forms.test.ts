@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  HONEYPOT_FIELD,
   COMPANY_TYPE_LABELS,
   LeadRequestSchema,
   PERSONA_LABELS,
@@ -96,9 +97,15 @@ describe('the demo request form', () => {
     expect(control(form, 'firstName')).toContain(' required');
     expect(control(form, 'lastName')).toContain(' required');
     expect(control(form, 'company')).not.toContain(' required');
-    // Every field the form sends is one the contract knows.
+    // Every field the form sends is one the contract knows, apart from the honeypot, which the
+    // enhanced form moves to a header and the HTML route removes before validation.
     const names = [...form.matchAll(/\bname="([^"]+)"/g)].map((m) => m[1]!);
-    for (const name of names) expect(Object.keys(LeadRequestSchema.properties)).toContain(name);
+    expect(names).toContain(HONEYPOT_FIELD);
+    for (const name of names.filter((name) => name !== HONEYPOT_FIELD))
+      expect(Object.keys(LeadRequestSchema.properties)).toContain(name);
+    // The honeypot is off screen, out of the tab order and hidden from assistive technology.
+    const trap = /<div class="form-trap" aria-hidden="true">[\s\S]*?<\/div>/.exec(form)![0];
+    expect(control(trap, HONEYPOT_FIELD)).toMatch(/tabindex="-1"[^>]*autocomplete="off"/);
   });
 
   it('offers every company type and exactly the personas the contract gives each', async () => {

@@ -25,6 +25,7 @@ export function newSubmission(overrides: Partial<NewSubmission> = {}): NewSubmis
     idempotencyKey: null,
     fingerprint: `fp-${id}`,
     requestHash: `hash-${id}`,
+    quarantineReason: null,
     outbox: { provider: 'crm', leaseToken: `inline-${id}`, leaseUntilMs: T0 + 1_000 },
     ...overrides,
   };
@@ -71,6 +72,8 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
         idempotencyKey: null,
         fingerprint: submission.fingerprint,
         requestHash: submission.requestHash,
+        quarantineReason: null,
+        erasedAtMs: null,
         delivery: {
           provider: 'crm',
           state: 'pending',
@@ -300,6 +303,98 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       ).toBe(true);
       const after = await store.outboxStats();
       expect(after).toEqual({ ...(await expected()), pending: before.pending - 1, dead: before.dead + 1 });
+    });
+
+    it('holds a quarantined submission out of delivery until it is released', async () => {
+      const held = await fresh({ receivedAtMs: T0 + 100_000_000, quarantineReason: 'honeypot' });
+      expect(held.quarantineReason).toBe('honeypot');
+      expect(held.delivery).toMatchObject({ state: 'quarantine', attempts: 0, nextAttemptAtMs: null });
+      const later = T0 + 100_500_000;
+      const claim = () =>
+        store.claimDue({ nowMs: later, limit: 1_000, leaseUntilMs: later + 60_000, leaseToken: 'q' });
+      expect((await claim()).map((c) => c.submission.id)).not.toContain(held.id);
+      expect((await store.list({ state: 'quarantine', limit: 1_000 })).map((r) => r.id)).toContain(held.id);
+      // requeue is for dead letters: it leaves a quarantined row alone and says so.
+      expect(await store.requeue([held.id], later)).toEqual([
+        { id: held.id, requeued: false, reason: 'quarantined' },
+      ]);
+
+      const ordinary = await fresh({ receivedAtMs: T0 + 100_000_001 });
+      expect(await store.release([held.id, ordinary.id, 'no-such-id'], later)).toEqual([
+        { id: held.id, released: true },
+        { id: ordinary.id, released: false, reason: 'not-quarantined' },
+        { id: 'no-such-id', released: false, reason: 'unknown' },
+      ]);
+      const released = await store.get(held.id);
+      expect(released!.delivery).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAtMs: later });
+      expect(released!.quarantineReason).toBe('honeypot');
+      expect((await claim()).map((c) => c.submission.id)).toContain(held.id);
+    });
+
+    it('erases personal fields after delivery and on request, keeping counts and states', async () => {
+      const base = T0 + 200_000_000;
+      await store.eraseDelivered(base, base); // what earlier tests delivered
+      const leased = (token: string) => ({
+        provider: 'crm' as const,
+        leaseToken: token,
+        leaseUntilMs: base + 1,
+      });
+      const old = await fresh({ receivedAtMs: base, outbox: leased('e1') });
+      await store.complete(old.id, 'e1', { outcome: 'delivered', atMs: base + 10 });
+      const recent = await fresh({ receivedAtMs: base + 1, outbox: leased('e2') });
+      await store.complete(recent.id, 'e2', { outcome: 'delivered', atMs: base + 1_000 });
+      const waiting = await fresh({ receivedAtMs: base + 2, outbox: leased('e3') });
+
+      expect(await store.eraseDelivered(base + 500, base + 2_000)).toBe(1);
+      expect(await store.eraseDelivered(base + 500, base + 2_001)).toBe(0);
+      const erased = await store.get(old.id);
+      expect(erased).toMatchObject({
+        id: old.id,
+        kind: 'lead',
+        provider: 'crm',
+        receivedAtMs: base,
+        fields: {},
+        clientIp: '',
+        userAgent: null,
+        erasedAtMs: base + 2_000,
+        delivery: { state: 'delivered', deliveredAtMs: base + 10 },
+      });
+      expect(erased!.fingerprint).not.toBe(old.fingerprint);
+      expect(erased!.requestHash).not.toBe(old.requestHash);
+      expect((await store.get(recent.id))!.fields).toEqual(recent.fields);
+
+      // A data-subject request finds every submission of the address, whatever its case or state.
+      const shouted = await fresh({
+        receivedAtMs: base + 3,
+        fields: { name: 'Ana', email: recent.fields.email!.toUpperCase() },
+        outbox: null,
+      });
+      expect((await store.list({ email: recent.fields.email!, limit: 10 })).map((r) => r.id).sort()).toEqual(
+        [recent.id, shouted.id].sort(),
+      );
+      expect(await store.eraseByEmail(recent.fields.email!, base + 3_000)).toEqual(
+        [recent.id, shouted.id].sort(),
+      );
+      expect((await store.get(shouted.id))!).toMatchObject({
+        fields: {},
+        erasedAtMs: base + 3_000,
+        delivery: null,
+      });
+      expect((await store.get(recent.id))!.delivery).toMatchObject({ state: 'delivered' });
+      // One not yet delivered is never sent empty: it is dead-lettered as erased.
+      expect(await store.eraseByEmail(waiting.fields.email!, base + 4_000)).toEqual([waiting.id]);
+      expect((await store.get(waiting.id))!.delivery).toMatchObject({ state: 'dead', lastError: 'erased' });
+      expect(await store.eraseByEmail('nobody@example.com', base + 5_000)).toEqual([]);
+      // An erased dead letter is never requeued: it would send an empty record.
+      expect(await store.requeue([waiting.id], base + 6_000)).toEqual([
+        { id: waiting.id, requeued: false, reason: 'erased' },
+      ]);
+      expect(await store.requeueAllDead(base + 6_000)).not.toContain(waiting.id);
+      expect((await store.get(waiting.id))!.delivery).toMatchObject({ state: 'dead' });
+    });
+
+    it('answers a ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
     });
 
     it('keeps everything across a reopen', async () => {

@@ -1,7 +1,9 @@
 import { apiCatalogLinkHeader } from '../../discovery/index.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  SUBMISSION_RETRY_AFTER_SECONDS,
   createValidator,
+  HONEYPOT_FIELD,
   LeadRequestSchema,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
   SuggestionRequestSchema,
@@ -26,7 +28,7 @@ import { demoPathOf } from '../../site/paths.js';
 import { HTML_TYPE, renderSite, type Representation } from '../../site/render-cache.js';
 import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
-import type { SubmissionMeta } from '../../submissions/index.js';
+import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
 import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
@@ -96,13 +98,27 @@ function formValues(body: unknown): Record<string, string> {
   return values;
 }
 
-function metaOf(request: FastifyRequest): SubmissionMeta {
+/**
+ * The form body without its honeypot field (which the contract does not know), and whether a bot
+ * filled it. A plain HTML post carries no fill time: only the enhanced form measures that.
+ */
+function withoutHoneypot(body: unknown): { body: unknown; honeypotFilled: boolean } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !(HONEYPOT_FIELD in body))
+    return { body, honeypotFilled: false };
+  const { [HONEYPOT_FIELD]: trap, ...rest } = body as Record<string, unknown>;
+  const value = Array.isArray(trap) ? trap.join('') : trap;
+  return { body: rest, honeypotFilled: typeof value === 'string' && value.trim() !== '' };
+}
+
+function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMeta {
   const userAgent = request.headers['user-agent'];
+  const quarantineReason = quarantineReasonOf({ honeypotFilled, fillMs: null }, 0);
   return {
     requestId: request.id,
     clientIp: request.ip,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey: undefined,
+    ...(quarantineReason ? { quarantineReason } : {}),
   };
 }
 
@@ -178,7 +194,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     request: FastifyRequest,
     reply: FastifyReply,
     validate: (body: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] },
-    accept: (value: T) => Promise<{ provider: string }>,
+    accept: (value: T, meta: SubmissionMeta) => Promise<{ provider: string }>,
   ) => {
     const values = formValues(request.body);
     const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
@@ -194,7 +210,8 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
           resolution: `Open the form on this site and ${crossSite.fix}.`,
         }),
       );
-    const result = validate(request.body);
+    const trap = withoutHoneypot(request.body);
+    const result = validate(trap.body);
     if (!result.ok) return sendHtml(reply, 400, renderFormPage(kind, { values, problems: result.problems }));
     // The same per-client limit as the API operation: the HTML form is no way around it.
     const refused = await limitSubmission(context, request, reply, kind === 'demo' ? 'leads' : 'suggestions');
@@ -210,9 +227,10 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
       );
     let provider: string;
     try {
-      ({ provider } = await accept(result.value));
+      ({ provider } = await accept(result.value, metaOf(request, trap.honeypotFilled)));
     } catch (error) {
-      request.log.error({ errorClass: (error as Error)?.name ?? typeof error }, 'form submission not stored');
+      request.log.error(describeError(error), 'form submission not stored');
+      reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
       const mailbox = site.info.salesEmail ? ` or write to ${site.info.salesEmail}` : '';
       return sendHtml(
         reply,
@@ -237,13 +255,13 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
   };
 
   app.post('/forms/demo-request', HTML_ROUTE, (request, reply) =>
-    handleForm<LeadRequest>('demo', request, reply, validateLead, (value) =>
-      context.submissions.acceptLead(value, metaOf(request)),
+    handleForm<LeadRequest>('demo', request, reply, validateLead, (value, meta) =>
+      context.submissions.acceptLead(value, meta),
     ),
   );
   app.post('/forms/document-suggestion', HTML_ROUTE, (request, reply) =>
-    handleForm<SuggestionRequest>('suggestion', request, reply, validateSuggestion, (value) =>
-      context.submissions.acceptSuggestion(value, metaOf(request)),
+    handleForm<SuggestionRequest>('suggestion', request, reply, validateSuggestion, (value, meta) =>
+      context.submissions.acceptSuggestion(value, meta),
     ),
   );
 

@@ -1,14 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createValidator,
-  internalErrorBody,
+  FILL_TIME_HEADER,
+  HONEYPOT_HEADER,
   LeadRequestSchema,
+  SUBMISSION_RETRY_AFTER_SECONDS,
+  submissionNotStoredBody,
   SuggestionRequestSchema,
   validationErrorBody,
   type FieldProblem,
 } from '../../contract/index.js';
-import { errorClassOf } from '../../submissions/delivery.js';
-import { IdempotencyKeyConflictError, type SubmissionMeta } from '../../submissions/index.js';
+import {
+  describeError,
+  IdempotencyKeyConflictError,
+  quarantineReasonOf,
+  type SubmissionMeta,
+} from '../../submissions/index.js';
 import type { AppContext } from '../app.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
@@ -70,13 +77,27 @@ const KEY_CONFLICT: FieldProblem = {
   fix: 'send a new key for a new submission, or resend the original body unchanged to get its answer again',
 };
 
-function metaOf(request: FastifyRequest, idempotencyKey: string | undefined): SubmissionMeta {
+/** The site forms' spam-trap headers (see contract/form-traps.ts); absent on direct API calls. */
+function formTrapSignals(headers: FastifyRequest['headers']) {
+  const honeypot = headers[HONEYPOT_HEADER];
+  const fill = headers[FILL_TIME_HEADER];
+  const fillMs = typeof fill === 'string' && /^\d{1,12}$/.test(fill.trim()) ? Number(fill.trim()) : null;
+  return { honeypotFilled: typeof honeypot === 'string' && honeypot.trim() === '1', fillMs };
+}
+
+function metaOf(
+  request: FastifyRequest,
+  idempotencyKey: string | undefined,
+  formMinFillMs: number,
+): SubmissionMeta {
   const userAgent = request.headers['user-agent'];
+  const quarantineReason = quarantineReasonOf(formTrapSignals(request.headers), formMinFillMs);
   return {
     requestId: request.id,
     clientIp: request.ip,
     userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
     idempotencyKey,
+    ...(quarantineReason ? { quarantineReason } : {}),
   };
 }
 
@@ -106,14 +127,20 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
     if (refused) return sendError(request, reply, 429, refused.body);
 
     try {
-      const answer = await accept(result.value, metaOf(request, 'key' in key ? key.key : undefined));
+      const meta = metaOf(
+        request,
+        'key' in key ? key.key : undefined,
+        context.config.submissions.formMinFillMs,
+      );
+      const answer = await accept(result.value, meta);
       return reply.code(status).type('application/json; charset=utf-8').send(answer);
     } catch (error) {
       if (error instanceof IdempotencyKeyConflictError)
         return sendError(request, reply, 400, validationErrorBody([KEY_CONFLICT]));
       // The class only: a database message may quote the submitted values.
-      request.log.error({ errorClass: errorClassOf(error) }, 'submission could not be stored');
-      return sendError(request, reply, 500, internalErrorBody(request.id));
+      request.log.error(describeError(error), 'submission could not be stored');
+      reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
+      return sendError(request, reply, 500, submissionNotStoredBody(request.id));
     }
   };
 

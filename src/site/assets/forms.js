@@ -144,9 +144,16 @@ function showSuccess(form, answer) {
   panel.focus();
 }
 
+// The spam traps (src/contract/form-traps.ts): the honeypot field is not part of the API body;
+// whether it was filled, and how long the form was open, travel as two headers.
+const HONEYPOT_HEADER = 'form-honeypot';
+const FILL_TIME_HEADER = 'form-fill-ms';
+
 function enhance(form) {
   const endpoint = form.dataset.endpoint;
   if (!endpoint) return;
+  const shownAt = performance.now();
+  const honeypot = form.querySelector('[data-honeypot]');
   form.noValidate = true;
   const companyType = form.querySelector('[data-company-type-select]');
   const persona = form.querySelector('[data-persona-select]');
@@ -184,7 +191,11 @@ function enhance(form) {
 
     const body = {};
     for (const [name, value] of new FormData(form))
-      if (typeof value === 'string' && value !== '') body[name] = value;
+      if (typeof value === 'string' && value !== '' && (!honeypot || name !== honeypot.name))
+        body[name] = value;
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    headers[FILL_TIME_HEADER] = String(Math.round(performance.now() - shownAt));
+    if (honeypot && honeypot.value !== '') headers[HONEYPOT_HEADER] = '1';
     if (button) button.disabled = true;
     form.setAttribute('aria-busy', 'true');
     let response = null;
@@ -192,7 +203,7 @@ function enhance(form) {
     try {
       response = await fetch(endpoint, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers,
         body: JSON.stringify(body),
       });
       answer = await response.json().catch(() => null);

@@ -2,6 +2,7 @@ import type {
   AnswerProvider,
   DeliveringProvider,
   DeliveryState,
+  QuarantineReason,
   SubmissionFields,
   SubmissionKind,
   SubmissionRecord,
@@ -13,7 +14,8 @@ export const SUBMISSIONS_TABLE = 'frontdoor_submissions';
 export const OUTBOX_TABLE = 'frontdoor_outbox';
 
 /**
- * The tables, for both databases. Times are epoch milliseconds: INTEGER in SQLite (64-bit), BIGINT
+ * The tables as they were before versioned migrations (migration 1 of both databases; later
+ * versions are in migrations.ts). Never edit: databases created by older releases hold exactly this. Times are epoch milliseconds: INTEGER in SQLite (64-bit), BIGINT
  * in PostgreSQL (its INTEGER is 32-bit).
  */
 export function schemaSql(millis: 'INTEGER' | 'BIGINT'): string {
@@ -89,6 +91,8 @@ export interface SubmissionRow {
   idempotency_key: string | null;
   fingerprint: string;
   request_hash: string;
+  quarantine_reason: string | null;
+  erased_at_ms: number | string | null;
   outbox_provider: string | null;
   state: string | null;
   attempts: number | string | null;
@@ -98,7 +102,7 @@ export interface SubmissionRow {
 }
 
 export const SELECT_JOINED = `SELECT s.id, s.kind, s.received_at_ms, s.provider, s.fields, s.request_id, s.client_ip,
-  s.user_agent, s.idempotency_key, s.fingerprint, s.request_hash, o.provider AS outbox_provider, o.state,
+  s.user_agent, s.idempotency_key, s.fingerprint, s.request_hash, s.quarantine_reason, s.erased_at_ms, o.provider AS outbox_provider, o.state,
   o.attempts, o.next_attempt_at_ms, o.last_error, o.delivered_at_ms
 FROM ${SUBMISSIONS_TABLE} s LEFT JOIN ${OUTBOX_TABLE} o ON o.submission_id = s.id`;
 
@@ -118,6 +122,8 @@ export function toRecord(row: SubmissionRow): SubmissionRecord {
     idempotencyKey: row.idempotency_key,
     fingerprint: row.fingerprint,
     requestHash: row.request_hash,
+    quarantineReason: row.quarantine_reason as QuarantineReason | null,
+    erasedAtMs: numberOrNull(row.erased_at_ms),
     delivery:
       row.state === null
         ? null
@@ -167,3 +173,14 @@ export function updateColumns(update: DeliveryUpdate): {
       };
   }
 }
+
+/**
+ * What erasing a submission's personal data sets (the time is the one parameter, written `:now`):
+ * the fields, the client address and user agent, and the hashes of the body, which could be matched
+ * against a known e-mail. The id, kind, times, provider and delivery state stay, so counts hold.
+ */
+export const ERASE_ASSIGNMENTS = `fields = '{}', client_ip = '', user_agent = NULL, fingerprint = 'erased:' || id,
+  request_hash = 'erased', erased_at_ms = :now`;
+
+/** The value outbox rows get in `last_error` when their submission was erased before delivery. */
+export const ERASED_ERROR_CLASS = 'erased';

@@ -3,11 +3,18 @@ import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
 import { openSqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
 import {
+  MIGRATIONS_TABLE,
+  MIGRATIONS_TABLE_SQL,
+  pendingMigrations,
+  SQLITE_MIGRATIONS,
+} from './migrations.js';
+import {
+  ERASE_ASSIGNMENTS,
+  ERASED_ERROR_CLASS,
   OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
   toOutboxStats,
   type OutboxStatsRow,
-  schemaSql,
   SELECT_JOINED,
   SUBMISSIONS_TABLE,
   toRecord,
@@ -20,11 +27,10 @@ import type {
   InsertOutcome,
   ListFilter,
   NewSubmission,
+  ReleaseResult,
   RequeueResult,
   SubmissionStore,
 } from './types.js';
-
-const SCHEMA = schemaSql('INTEGER');
 
 /**
  * SQLite store for a single instance. WAL lets the CLI read while the server writes;
@@ -45,7 +51,21 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec(SCHEMA);
+  // One BEGIN IMMEDIATE transaction: a second process opening the file waits, then finds it done.
+  db.immediate(() => {
+    db.exec(MIGRATIONS_TABLE_SQL('INTEGER'));
+    const applied = db.prepare<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`).all();
+    const record = db.prepare(
+      `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at_ms) VALUES (?, ?, ?)`,
+    );
+    for (const migration of pendingMigrations(
+      SQLITE_MIGRATIONS,
+      applied.map((row) => Number(row.version)),
+    )) {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, Date.now());
+    }
+  });
   const pragma = (name: string): unknown => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
 
   const byId = db.prepare<SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);
@@ -55,14 +75,35 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   );
   const insertSubmission = db.prepare(
     `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
-       user_agent, idempotency_key, fingerprint, request_hash)
+       user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason)
      VALUES (@id, @kind, @receivedAtMs, @provider, @fields, @requestId, @clientIp, @userAgent, @idempotencyKey,
-       @fingerprint, @requestHash)`,
+       @fingerprint, @requestHash, @quarantineReason)`,
   );
   const insertOutbox = db.prepare(
     `INSERT INTO ${OUTBOX_TABLE} (submission_id, provider, state, attempts, next_attempt_at_ms, lease_token,
        lease_until_ms, updated_at_ms)
-     VALUES (?, ?, 'pending', 1, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const releaseRow = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = ?, lease_token = NULL,
+       lease_until_ms = NULL, updated_at_ms = ?
+     WHERE submission_id = ? AND state = 'quarantine'`,
+  );
+  const eraseDeliveredRows = db.prepare(
+    `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '@now')}
+     WHERE erased_at_ms IS NULL AND id IN (SELECT submission_id FROM ${OUTBOX_TABLE}
+       WHERE state = 'delivered' AND delivered_at_ms < @before)`,
+  );
+  const idsByEmail = db.prepare<{ id: string }>(
+    `SELECT id FROM ${SUBMISSIONS_TABLE} WHERE lower(json_extract(fields, '$.email')) = lower(?) ORDER BY id`,
+  );
+  const eraseRow = db.prepare(
+    `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '@now')} WHERE id = @id`,
+  );
+  const cancelErased = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'dead', last_error = ?, next_attempt_at_ms = NULL, lease_token = NULL,
+       lease_until_ms = NULL, updated_at_ms = ?
+     WHERE submission_id = ? AND state IN ('pending', 'quarantine')`,
   );
   const dueRows = db.prepare<{ submission_id: string; provider: string; attempts: number }>(
     `SELECT submission_id, provider, attempts FROM ${OUTBOX_TABLE}
@@ -84,7 +125,8 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
      WHERE submission_id = ? AND state IN ('pending', 'dead')`,
   );
   const deadIds = db.prepare<{ submission_id: string }>(
-    `SELECT submission_id FROM ${OUTBOX_TABLE} WHERE state = 'dead' ORDER BY submission_id`,
+    `SELECT o.submission_id FROM ${OUTBOX_TABLE} o JOIN ${SUBMISSIONS_TABLE} s ON s.id = o.submission_id
+     WHERE o.state = 'dead' AND s.erased_at_ms IS NULL ORDER BY o.submission_id`,
   );
 
   const outboxStats = db.prepare<OutboxStatsRow>(OUTBOX_STATS_SQL);
@@ -107,12 +149,15 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
     });
     if (submission.outbox) {
       const { provider, leaseToken, leaseUntilMs } = submission.outbox;
+      const held = submission.quarantineReason !== null;
       insertOutbox.run(
         submission.id,
         provider,
-        submission.receivedAtMs,
-        leaseToken,
-        leaseUntilMs,
+        held ? 'quarantine' : 'pending',
+        held ? 0 : 1,
+        held ? null : submission.receivedAtMs,
+        held ? null : leaseToken,
+        held ? null : leaseUntilMs,
         submission.receivedAtMs,
       );
     }
@@ -143,6 +188,8 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       if (!row) return { id, requeued: false, reason: 'unknown' };
       if (row.state === null) return { id, requeued: false, reason: 'no-delivery' };
       if (row.state === 'delivered') return { id, requeued: false, reason: 'delivered' };
+      if (row.erased_at_ms !== null) return { id, requeued: false, reason: 'erased' };
+      if (row.state === 'quarantine') return { id, requeued: false, reason: 'quarantined' };
       requeueRow.run(nowMs, nowMs, id);
       return { id, requeued: true };
     });
@@ -170,6 +217,10 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
         where.push('s.kind = ?');
         params.push(filter.kind);
       }
+      if (filter.email !== undefined) {
+        where.push("lower(json_extract(s.fields, '$.email')) = lower(?)");
+        params.push(filter.email);
+      }
       if (filter.state === 'none') where.push('o.submission_id IS NULL');
       else if (filter.state) {
         where.push('o.state = ?');
@@ -189,6 +240,27 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
         .immediate(() => requeue(ids, nowMs))
         .filter((result) => result.requeued)
         .map((result) => result.id);
+    },
+    release: async (ids, nowMs) =>
+      db.immediate(() =>
+        ids.map((id): ReleaseResult => {
+          if (releaseRow.run(nowMs, nowMs, id).changes === 1) return { id, released: true };
+          return { id, released: false, reason: byId.get(id) ? 'not-quarantined' : 'unknown' };
+        }),
+      ),
+    eraseDelivered: async (deliveredBeforeMs, nowMs) =>
+      db.immediate(() => eraseDeliveredRows.run({ now: nowMs, before: deliveredBeforeMs }).changes),
+    eraseByEmail: async (email, nowMs) =>
+      db.immediate(() => {
+        const ids = idsByEmail.all(email).map((row) => row.id);
+        for (const id of ids) {
+          cancelErased.run(ERASED_ERROR_CLASS, nowMs, id);
+          eraseRow.run({ id, now: nowMs });
+        }
+        return ids;
+      }),
+    ping: async () => {
+      db.prepare('SELECT 1').get();
     },
     outboxStats: async () => toOutboxStats(outboxStats.get()),
     close: async () => db.close(),

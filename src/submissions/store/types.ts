@@ -14,10 +14,12 @@ export interface NewSubmission extends Pick<
   | 'idempotencyKey'
   | 'fingerprint'
   | 'requestHash'
+  | 'quarantineReason'
 > {
   /**
    * The outbox row, written in the same transaction. It is created already leased to the
-   * in-request attempt (attempt 1), so no worker picks it up while that attempt runs.
+   * in-request attempt (attempt 1), so no worker picks it up while that attempt runs; with a
+   * quarantine reason it is created in state `quarantine`, unleased, and nothing delivers it.
    */
   outbox: { provider: DeliveringProvider; leaseToken: string; leaseUntilMs: number } | null;
 }
@@ -48,14 +50,23 @@ export type DeliveryUpdate =
 export interface ListFilter {
   state?: ListedState;
   kind?: SubmissionKind;
+  /** Only submissions whose `email` field equals this address (case-insensitive). */
+  email?: string;
   /** Newest first; at most this many. */
   limit: number;
 }
 
+export type ReleaseResult = {
+  id: string;
+  released: boolean;
+  reason?: 'unknown' | 'not-quarantined';
+};
+
 export type RequeueResult = {
   id: string;
   requeued: boolean;
-  reason?: 'unknown' | 'delivered' | 'no-delivery';
+  /** `erased`: its personal fields were erased; there is nothing left to send. */
+  reason?: 'unknown' | 'delivered' | 'no-delivery' | 'quarantined' | 'erased';
 };
 
 /** The outbox as the metrics show it: every instance's rows. */
@@ -94,6 +105,22 @@ export interface SubmissionStore {
   /** Puts dead (or still pending) rows back in the queue, due now, with a fresh attempt budget. */
   requeue(ids: string[], nowMs: number): Promise<RequeueResult[]>;
   requeueAllDead(nowMs: number): Promise<string[]>;
+  /** Moves quarantined submissions to the queue, due now; others are reported, not changed. */
+  release(ids: string[], nowMs: number): Promise<ReleaseResult[]>;
+  /**
+   * Erases the personal fields (submitted fields, client address, user agent and the hashes of the
+   * body) of submissions delivered before `deliveredBeforeMs`; kind, times, provider and delivery
+   * state are kept. Returns how many were erased.
+   */
+  eraseDelivered(deliveredBeforeMs: number, nowMs: number): Promise<number>;
+  /**
+   * A data-subject request: erases the personal fields of every submission with this e-mail
+   * (case-insensitive) whatever its state; one not yet delivered is dead-lettered with `erased`,
+   * so an empty record is never sent. Returns the ids erased.
+   */
+  eraseByEmail(email: string, nowMs: number): Promise<string[]>;
+  /** Resolves when the database answers a trivial query; rejects with its error otherwise. */
+  ping(): Promise<void>;
   /** Pending and dead counts and the oldest pending submission (read by the metrics at scrape time). */
   outboxStats(): Promise<OutboxStats>;
   close(): Promise<void>;
