@@ -18,6 +18,10 @@
  * - /ask, popular, with the default request logging: a second app server at LOG_LEVEL=info (one
  *   line per request) writing its log to a file, next to the first one at LOG_LEVEL=warn (no
  *   request lines): what the per-request log line costs /ask.
+ * Both /ask loads also run against a server with INSIGHT=off, each right after its own hello world:
+ * insight's cost is the ratio of the two. All requests come from one address, so no question ever
+ * reaches k distinct clients and every request pays for the keyed hash of its client: insight's
+ * worst case (docs/insight.md).
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -89,6 +93,11 @@ export interface HttpBenchResult {
   healthz: RatioSeries;
   askPopular: RatioSeries & { queries: string[] };
   askDistinct: RatioSeries & { sample: string[]; warmUpQueries: number; everyRequestNew: boolean };
+  /** The same /ask loads on a server with INSIGHT=off. */
+  askPopularInsightOff: RatioSeries;
+  askDistinctInsightOff: RatioSeries;
+  /** /ask throughput with insight on ÷ off (each first taken as a ratio to its own hello world). */
+  insightCost: { popular: number; distinct: number };
   /**
    * The popular questions on a server at LOG_LEVEL=info (the default: one request line each),
    * logging to a file; `loggingCost` = 1 − its rps ÷ askPopular's rps, round by round (median).
@@ -99,6 +108,9 @@ export interface HttpBenchResult {
     loggingCost: number;
   };
 }
+
+/** Insight may cost /ask at most 5 % of its throughput. */
+export const INSIGHT_THROUGHPUT_TARGET = 0.95;
 
 /** The popular questions (the lead's set; asked in a cycle of 8, so cached). */
 export const POPULAR_QUERIES = [
@@ -416,7 +428,8 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
-  const [askPort, helloPort, answerPort, loggedPort] = (await freePorts(4)) as [
+  const [askPort, helloPort, answerPort, loggedPort, askOffPort] = (await freePorts(5)) as [
+    number,
     number,
     number,
     number,
@@ -444,10 +457,30 @@ export async function runHttpBench(
 
   const entry = serverEntry();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-'));
+  const dataDirOff = mkdtempSync(path.join(tmpdir(), 'fd-bench-http-off-'));
   // LOG_LEVEL=warn: at info, Fastify logs every request, which measures the log, not /ask.
   const askServer = spawnServer(
     entry,
-    { PORT: String(askPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, CONTENT_DIR: '' },
+    {
+      PORT: String(askPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      CONTENT_DIR: '',
+      INSIGHT: 'on',
+    },
+    { core: 0, stdout: 'ignore' },
+  );
+  const askOffServer = spawnServer(
+    entry,
+    {
+      PORT: String(askOffPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDirOff,
+      CONTENT_DIR: '',
+      INSIGHT: 'off',
+    },
     { core: 0, stdout: 'ignore' },
   );
   // The same app at the default LOG_LEVEL=info: one line per request, into a file as a log
@@ -472,10 +505,13 @@ export async function runHttpBench(
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
     if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
     if (loggedServer.exitCode !== null) throw new Error(`the logging frontdoor server exited during ${name}`);
+    if (askOffServer.exitCode !== null)
+      throw new Error(`the INSIGHT=off frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
   const loggedBase = `http://127.0.0.1:${loggedPort}`;
+  const askOffBase = `http://127.0.0.1:${askOffPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
   const hellos: LoadRun[] = [];
@@ -486,6 +522,8 @@ export async function runHttpBench(
     healthz: [] as number[],
     popular: [] as number[],
     distinct: [] as number[],
+    popularOff: [] as number[],
+    distinctOff: [] as number[],
     popularLogged: [] as number[],
   };
   const popularLoggedRuns: LoadRun[] = [];
@@ -497,6 +535,8 @@ export async function runHttpBench(
   const healthRuns: LoadRun[] = [];
   const popularRuns: LoadRun[] = [];
   const distinctRuns: LoadRun[] = [];
+  const popularOffRuns: LoadRun[] = [];
+  const distinctOffRuns: LoadRun[] = [];
   const scratch = mkdtempSync(path.join(tmpdir(), 'fd-bench-answer-'));
   try {
     const helloBase = await startBare(
@@ -513,6 +553,11 @@ export async function runHttpBench(
     await waitForHttp(
       `${loggedBase}/healthz`,
       () => loggedServer.exitCode === null,
+      (body) => body === '{"status":"ok"}',
+    );
+    await waitForHttp(
+      `${askOffBase}/healthz`,
+      () => askOffServer.exitCode === null,
       (body) => body === '{"status":"ok"}',
     );
     // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
@@ -535,6 +580,8 @@ export async function runHttpBench(
     await measure('/healthz warm-up', askBase, ['/healthz'], 1);
     await measure('/ask popular warm-up', askBase, popularPaths, 1);
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
+    await measure('/ask popular warm-up, insight off', askOffBase, popularPaths, 1);
+    await measure('/ask distinct warm-up, insight off', askOffBase, warmUp.map(askPath), 2);
     await measure('/ask popular, logged, warm-up', loggedBase, popularPaths, 1);
     // The logging server serves every request the other one serves (unmeasured when it is not the
     // comparison), so the two compare with the same caches and heap behind them.
@@ -556,16 +603,22 @@ export async function runHttpBench(
       await paired('popularLogged', popularLoggedRuns, loggedBase, popularPaths);
       loggedBytes += statSync(logFile).size - logSizeBefore;
       loggedRequests += popularLoggedRuns.at(-1)!.requests;
+      // Insight on vs off: the INSIGHT=off server gets the same loads, each after its own hello world.
+      await paired('popularOff', popularOffRuns, askOffBase, popularPaths);
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
       await paired('distinct', distinctRuns, askBase, slice);
       await measure('distinct, logged (state only)', loggedBase, slice, secondsPerLoad);
+      // The same questions for the INSIGHT=off server (it has its own cache, so they are new to it).
+      await paired('distinctOff', distinctOffRuns, askOffBase, slice);
     }
     hellos.push(await measure('hello world', helloBase, ['/'], secondsPerLoad));
   } finally {
     for (const child of bareServers) await stopServer(child);
     await stopServer(askServer);
+    await stopServer(askOffServer);
     await stopServer(loggedServer);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDirOff, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
   // Each load against the hello worlds on both sides of it (geometric mean): a drift that is
@@ -582,6 +635,12 @@ export async function runHttpBench(
     Math.min(measured.length, sliceSize * rounds),
   );
   const popular = ratioSeries(popularRuns, reference('popular'), POPULAR_QUERIES.length);
+  const popularOff = ratioSeries(popularOffRuns, reference('popularOff'), POPULAR_QUERIES.length);
+  const distinctOff = ratioSeries(
+    distinctOffRuns,
+    reference('distinctOff'),
+    Math.min(measured.length, sliceSize * rounds),
+  );
   const popularLogged = ratioSeries(popularLoggedRuns, reference('popularLogged'), POPULAR_QUERIES.length);
   return {
     loadGenerator: wrk ? 'wrk' : 'autocannon',
@@ -599,8 +658,14 @@ export async function runHttpBench(
     askDistinct: {
       ...distinct,
       warmUpQueries: warmUp.length,
-      everyRequestNew: distinctRuns.every((d) => d.requests <= sliceSize),
+      everyRequestNew: [...distinctRuns, ...distinctOffRuns].every((d) => d.requests <= sliceSize),
       sample: measured.slice(0, 8),
+    },
+    askPopularInsightOff: popularOff,
+    askDistinctInsightOff: distinctOff,
+    insightCost: {
+      popular: round3(popular.ratio / popularOff.ratio),
+      distinct: round3(distinct.ratio / distinctOff.ratio),
     },
     askPopularLogged: {
       ...popularLogged,

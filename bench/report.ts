@@ -1,6 +1,6 @@
 /** Text tables for the benchmark report, and the summary of every target. */
 
-import type { HttpBenchResult } from './http.js';
+import { INSIGHT_THROUGHPUT_TARGET, type HttpBenchResult } from './http.js';
 import type { QualityRow } from './quality.js';
 import type { HeadToHead, SpeedRow } from './speed.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
@@ -275,6 +275,18 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       note:
         `no target: each answer ranks, builds snippets and serialises ~9 KB; ${thousands(http.askDistinct.rps)} req/s; ${range(http.askDistinct)}; ${thousands(http.askDistinct.requests)} requests, ` +
         (http.askDistinct.everyRequestNew ? 'each a different question' : 'questions cycling, never cached'),
+    });
+    rows.push({
+      target: `GET /ask with insight ÷ without, popular questions ≥ ${INSIGHT_THROUGHPUT_TARGET}`,
+      measured: http.insightCost.popular.toFixed(3),
+      pass: judged ? http.insightCost.popular >= INSIGHT_THROUGHPUT_TARGET : null,
+      note: `${unjudged}${thousands(http.askPopular.rps)} vs ${thousands(http.askPopularInsightOff.rps)} req/s (INSIGHT=off); one client, so every request hashes its address (insight's worst case)`,
+    });
+    rows.push({
+      target: `GET /ask with insight ÷ without, never-asked questions ≥ ${INSIGHT_THROUGHPUT_TARGET}`,
+      measured: http.insightCost.distinct.toFixed(3),
+      pass: judged ? http.insightCost.distinct >= INSIGHT_THROUGHPUT_TARGET : null,
+      note: `${unjudged}${thousands(http.askDistinct.rps)} vs ${thousands(http.askDistinctInsightOff.rps)} req/s (INSIGHT=off); every question new, so each is held below k`,
     });
     rows.push({
       target: 'node:http sending one /ask answer ÷ hello world',

@@ -33,7 +33,8 @@ import { loadCranfield } from './cranfield.js';
 import { frontdoorEngine, lunrEngine, miniSearchEngine } from './engines.js';
 import type { Engine } from './engines.js';
 import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
-import { runHttpBench } from './http.js';
+import { INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
+import { runInsightBench } from './insight.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality } from './quality.js';
 import {
@@ -444,6 +445,18 @@ async function main(): Promise<void> {
           ratioText(h.askDistinct),
           h.askDistinct.distinctQueries,
         ],
+        [
+          'GET /ask, popular, INSIGHT=off',
+          h.askPopularInsightOff,
+          ratioText(h.askPopularInsightOff),
+          h.askPopularInsightOff.distinctQueries,
+        ],
+        [
+          'GET /ask, distinct, INSIGHT=off',
+          h.askDistinctInsightOff,
+          ratioText(h.askDistinctInsightOff),
+          h.askDistinctInsightOff.distinctQueries,
+        ],
       ];
       console.log(
         table(
@@ -470,6 +483,15 @@ async function main(): Promise<void> {
             r.rounds.map((x) => Math.round(x.rps).toLocaleString('en-US')).join(' '),
           ]),
         ),
+      );
+      console.log(
+        `insight on ÷ off (each against its own hello world): popular ${h.insightCost.popular.toFixed(3)}, distinct ${h.insightCost.distinct.toFixed(3)} (target ≥ ${INSIGHT_THROUGHPUT_TARGET}).`,
+      );
+      const perRequest = await runInsightBench();
+      console.log(
+        `insight in-process, per request: ${perRequest.searchBelowKNs} ns for a search below k (hashing its client), ` +
+          `${perRequest.searchReleasedNs} ns once released, ${perRequest.searchNewTextNs} ns for a never-seen text, ` +
+          `${perRequest.responseNs} ns for another response; a flush ${perRequest.flushMs} ms (bench/insight.ts).`,
       );
       console.log(
         `distinct: questions from the sample site's headings and text, each round its own slice${

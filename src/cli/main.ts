@@ -12,6 +12,7 @@ Commands:
   submissions release <id>...   deliver quarantined submissions (spam traps) judged genuine
   submissions export --format csv|jsonl [--email A]   export submissions with their fields
   submissions erase --email A   erase one person's personal data (data-subject request)
+  insight [options]             what people and agents search for and read (--help for options)
   help                          show this text
 `;
 
@@ -101,6 +102,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'submissions': {
       const { runSubmissions } = await import('./submissions.js');
       return runSubmissions(rest);
+    }
+    case 'insight': {
+      const { runInsight } = await import('./insight.js');
+      return runInsight(rest);
     }
     case 'help':
     case '--help':

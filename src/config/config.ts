@@ -58,6 +58,14 @@ export interface Config {
   };
   smtp: { url: string; from: string } | null;
   crm: { url: string; secret: string } | null;
+  /** Search and readership aggregates for the site owner (docs/insight.md). */
+  insight: {
+    enabled: boolean;
+    /** k: distinct clients that must ask a text on one day before the text is stored. */
+    minClients: number;
+    retentionMonths: number;
+    flushIntervalMs: number;
+  };
   /** Abuse limits; a null policy is off. Counts are shared through Redis when `redisUrl` is set. */
   rateLimits: {
     redisUrl: string | null;
@@ -116,6 +124,11 @@ export const CONFIG_VARIABLES = {
   DELIVERY_RETRY_BASE_MS: 'First retry delay, doubled per attempt with jitter (default 5000).',
   DELIVERY_RETRY_MAX_MS: 'Longest retry delay (default 3600000).',
   DELIVERY_POLL_INTERVAL_MS: 'How often the worker looks for due deliveries (default 1000).',
+  INSIGHT: 'Search and agent-readership aggregates for the site owner: on or off (default on).',
+  INSIGHT_MIN_CLIENTS:
+    'Distinct clients that must ask a search on one day before its text is stored (k; default 3, at least 2).',
+  INSIGHT_RETENTION_MONTHS: 'Months the insight aggregates are kept before they are deleted (default 13).',
+  INSIGHT_FLUSH_INTERVAL_MS: 'How often insight counts are written to the store, in ms (default 10000).',
   REDIS_URL:
     'redis:// or rediss:// URL shared by every instance for the rate limits; unset = counted in each process.',
   RATE_LIMIT_LEADS: 'Demo requests per client address (IPv6 /64) as COUNT/SECONDS, or off (default 5/600).',
@@ -264,6 +277,15 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
       'DELIVERY_RETRY_MAX_MS is smaller than DELIVERY_RETRY_BASE_MS: raise it or lower the base.',
     );
 
+  const insightSwitch = read('INSIGHT') ?? 'on';
+  if (insightSwitch !== 'on' && insightSwitch !== 'off')
+    problems.push(`INSIGHT="${insightSwitch}" is not valid: use on or off.`);
+  const insight: Config['insight'] = {
+    enabled: insightSwitch !== 'off',
+    minClients: integer('INSIGHT_MIN_CLIENTS', 3, 2, 1000),
+    retentionMonths: integer('INSIGHT_RETENTION_MONTHS', 13, 1, 120),
+    flushIntervalMs: integer('INSIGHT_FLUSH_INTERVAL_MS', 10_000, 100, 600_000),
+  };
   const policy = (name: ConfigVariable, fallback: RateLimitPolicy): RateLimitPolicy | null => {
     const raw = read(name);
     if (raw === undefined) return fallback;
@@ -320,6 +342,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     },
     smtp: smtpUrl && mailFrom ? { url: smtpUrl, from: mailFrom } : null,
     crm: crmUrl && crmSecret ? { url: crmUrl, secret: crmSecret } : null,
+    insight,
     rateLimits,
     admin,
   };

@@ -5,10 +5,12 @@ import type { Config } from '../config/index.js';
 import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { Site } from '../content/index.js';
+import type { InsightRecorder } from '../insight/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { clientAddressOf } from './client-address.js';
 import {
   createClientErrorHandler,
   createFrameworkErrorHandler,
@@ -33,6 +35,8 @@ export interface AppContext {
   site: Site;
   ask: AskService;
   submissions: SubmissionService;
+  /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
+  insight?: InsightRecorder;
   metrics: Metrics;
   limits: RateLimits;
 }
@@ -50,7 +54,7 @@ export interface BuildAppOptions {
 const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const { config } = context;
+  const { config, insight } = context;
   let closing = false;
   const fastPath =
     options.askFastPath === false
@@ -63,6 +67,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           metrics: context.metrics,
           limits: context.limits,
           trustProxyHops: config.trustProxyHops,
+          ...(insight
+            ? {
+                onAnswered: (req, query, summary) =>
+                  insight.search(
+                    'get',
+                    query.text,
+                    summary,
+                    req.headers,
+                    clientAddressOf(req, config.trustProxyHops),
+                  ),
+              }
+            : {}),
         });
   const app = Fastify({
     loggerInstance: context.logger,
@@ -117,6 +133,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     }
     done();
   });
+
+  if (insight)
+    app.addHook('onResponse', (request, reply, done) => {
+      const contentType = reply.getHeader('content-type');
+      insight.response(
+        request.url,
+        reply.statusCode,
+        typeof contentType === 'string' ? contentType : undefined,
+        request.headers,
+      );
+      done();
+    });
 
   registerBodyParsers(app);
   registerSecurityHeaders(app, config.publicBaseUrl);

@@ -6,6 +6,8 @@ import {
   acceptPrefersEventStream,
   LruCache,
   parseAskQueryString,
+  type AnswerSummary,
+  type AskQuery,
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
@@ -22,6 +24,8 @@ export interface AskFastPathOptions {
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
+  /** Called once an answer has been sent (the site owner's insight counts it). */
+  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
   /** Counted like every request, under the route `/ask`. */
   metrics: Metrics;
   limits: RateLimits;
@@ -45,7 +49,7 @@ type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing, limits, trustProxyHops } = options;
+  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered } = options;
   // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
   // last slot takes each response's length. writeHead does not keep the array.
   const headers = Object.entries({
@@ -84,7 +88,7 @@ export function createAskFastPath(
         return false;
       }
       const requestId = requestIdOf(req, trustProxyHops);
-      const { head, rest } = ask.answerParts(parsed.query, requestId);
+      const { head, rest, summary } = ask.answerParts(parsed.query, requestId);
       headers[requestIdSlot] = requestId;
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);
@@ -95,6 +99,7 @@ export function createAskFastPath(
       res.end(rest);
       const responseTime = performance.now() - started;
       observeAnswer(responseTime / 1000);
+      onAnswered?.(req, parsed.query, summary);
       // The same line as Fastify's requests get (app.ts), marked with the path that answered.
       if (logger.isLevelEnabled('info'))
         logger.info(

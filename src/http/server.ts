@@ -3,6 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDataDir, listenError, type Config } from '../config/index.js';
 import { loadSite, type Site } from '../content/index.js';
+import { createInsightRecorder, insightReportRoutes, openInsightStore } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
@@ -88,7 +89,15 @@ export async function createAppContext(
       oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
     };
   });
-  return { config, logger, site, ask, submissions, metrics, limits };
+  if (!config.insight.enabled) return { config, logger, site, ask, submissions, metrics, limits };
+  const insight = createInsightRecorder({
+    store: await openInsightStore(config.database),
+    logger,
+    minClients: config.insight.minClients,
+    retentionMonths: config.insight.retentionMonths,
+    flushIntervalMs: config.insight.flushIntervalMs,
+  });
+  return { config, logger, site, ask, submissions, metrics, limits, insight };
 }
 
 /**
@@ -108,7 +117,7 @@ export async function startServer(
   const started = process.hrtime.bigint();
   if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
   const context = await createAppContext(config, logger);
-  const { site, submissions } = context;
+  const { site, submissions, insight } = context;
   const app = await buildApp(context);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -123,10 +132,20 @@ export async function startServer(
     admin = createAdminServer({ ...config.admin, logger });
     // Operator routes from other folders are added here, e.g. admin.addRoutes(reportRoutes(context)).
     admin.addRoutes(metricsRoutes(context.metrics));
+    if (insight)
+      admin.addRoutes(
+        insightReportRoutes({
+          store: insight.store,
+          siteName: context.ask.siteName,
+          publicBaseUrl: config.publicBaseUrl,
+          minClients: config.insight.minClients,
+        }),
+      );
     for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
     adminUrl = await admin.listen();
   }
   submissions.start();
+  insight?.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -141,6 +160,7 @@ export async function startServer(
     closing ??= (async () => {
       await app.close();
       await admin?.close();
+      await insight?.close();
       await submissions.close();
       await context.limits.close();
     })();

@@ -8,7 +8,14 @@ export {
   DEFAULT_STREAMING,
   PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
-export type { AnswerParts, AskCounts, AskService, AskServiceOptions, StreamingOptions } from './service.js';
+export type {
+  AnswerParts,
+  AnswerSummary,
+  AskCounts,
+  AskService,
+  AskServiceOptions,
+  StreamingOptions,
+} from './service.js';
 export {
   acceptPrefersEventStream,
   normaliseQuery,

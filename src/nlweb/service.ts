@@ -68,6 +68,8 @@ export interface AskService {
   readonly cachedAnswerCount: number;
   /** Whether the answer to this query is in the cache now. */
   isCached(query: AskQuery): boolean;
+  /** What the answer to this query found (the same cached answer; not counted in `counts`): call it after answering. */
+  summary(query: AskQuery): AnswerSummary;
   /** Running totals since start (for the metrics): plain counters, cheap on the hot path. */
   readonly counts: Readonly<AskCounts>;
 }
@@ -85,6 +87,19 @@ export interface AskCounts {
 export interface AnswerParts {
   head: string;
   rest: Buffer;
+  summary: AnswerSummary;
+}
+
+/** What an answer found, in numbers: the same for every request with the same query. */
+export interface AnswerSummary {
+  /** Results in the answer (0 for an answer that found nothing and for an elicitation). */
+  resultCount: number;
+  /** Distinct search terms the query analysed to (0: only stop words or punctuation). */
+  queryTermCount: number;
+  /** Distinct query terms the top result matched (0 without results). */
+  topMatchedTermCount: number;
+  /** BM25F score of the top result (0 without results). */
+  topScore: number;
 }
 
 /** The part of an answer that depends only on the site and the query (not on ids). */
@@ -93,17 +108,25 @@ interface CachedAnswer {
   content: NlWebContentItem[];
   /** `JSON.stringify(content)` and the answer's closing brace, as UTF-8. */
   rest: Buffer;
-  resultCount: number;
+  summary: AnswerSummary;
 }
+
+const NOTHING_FOUND: AnswerSummary = Object.freeze({
+  resultCount: 0,
+  queryTermCount: 0,
+  topMatchedTermCount: 0,
+  topScore: 0,
+});
 
 const cachedAnswer = (
   responseType: CachedAnswer['responseType'],
   content: NlWebContentItem[],
+  summary: AnswerSummary,
 ): CachedAnswer => ({
   responseType,
   content,
   rest: Buffer.from(`${JSON.stringify(content)}}`),
-  resultCount: content.filter((item) => item.type === 'resource').length,
+  summary: Object.freeze(summary),
 });
 
 interface Entry {
@@ -183,15 +206,27 @@ export function createAskService(
   };
 
   const compute = (text: string, maxResults: number): CachedAnswer => {
-    if (analyzeQuery(text).length === 0) {
-      return cachedAnswer('Elicitation', [{ type: 'text', text: elicitationText(text, siteName) }]);
+    const queryTermCount = analyzeQuery(text).length;
+    if (queryTermCount === 0) {
+      return cachedAnswer(
+        'Elicitation',
+        [{ type: 'text', text: elicitationText(text, siteName) }],
+        NOTHING_FOUND,
+      );
     }
     const hits = rankPassages(index, entries, text, maxResults, documents.length);
     const resources = hits.map(toResource);
-    return cachedAnswer('Answer', [
-      { type: 'text', text: summaryText(text, siteName, resources) },
-      ...resources,
-    ]);
+    const top = hits[0];
+    return cachedAnswer(
+      'Answer',
+      [{ type: 'text', text: summaryText(text, siteName, resources) }, ...resources],
+      {
+        resultCount: hits.length,
+        queryTermCount,
+        topMatchedTermCount: top ? Math.min(new Set(top.matchedTerms).size, queryTermCount) : 0,
+        topScore: top?.score ?? 0,
+      },
+    );
   };
 
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
@@ -220,7 +255,7 @@ export function createAskService(
     }
     if (counted) {
       counts.answers++;
-      if (answer.resultCount === 0) counts.zeroResults++;
+      if (answer.summary.resultCount === 0) counts.zeroResults++;
     }
     return answer;
   };
@@ -245,7 +280,7 @@ export function createAskService(
     const conversation =
       query.conversationId !== null ? `"conversation_id":${JSON.stringify(query.conversationId)},` : '';
     const head = `${HEAD_START[cached.responseType]}${conversation}"request_id":${JSON.stringify(requestId)}},"content":`;
-    return { head, rest: cached.rest };
+    return { head, rest: cached.rest, summary: cached.summary };
   };
 
   return {
@@ -267,6 +302,7 @@ export function createAskService(
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
+    summary: (query) => lookup(query, false).summary,
     counts,
     answerParts,
     answerBody: (query, requestId) => {

@@ -1,5 +1,5 @@
 import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
-import { normaliseQuery, type AskService } from '../nlweb/index.js';
+import { normaliseQuery, type AnswerSummary, type AskService } from '../nlweb/index.js';
 import type { SearchHit, SearchOutcome } from './pages.js';
 
 /** Results on the server-rendered search page. */
@@ -79,19 +79,21 @@ export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: s
 
 /**
  * Runs a search-page query through the ask service directly (the same answer GET /ask gives).
- * `status` is 400 for a query over the contract's length limit.
+ * `status` is 400 for a query over the contract's length limit; `summary` is what the search found
+ * (null when no search ran).
  */
 export function searchForPage(
   ask: AskService,
   rawQuery: string,
   publicBaseUrl: string,
   requestId: string,
-): { status: number; outcome: SearchOutcome } {
+): { status: number; outcome: SearchOutcome; summary: AnswerSummary | null } {
   const query = normaliseQuery(rawQuery);
   if (query === '')
     return {
       status: 200,
       outcome: { query: '', status: 'Type a question or a few words to search the site.', hits: [] },
+      summary: null,
     };
   const length = codePointLength(query);
   if (length > MAX_QUERY_LENGTH)
@@ -102,10 +104,9 @@ export function searchForPage(
         status: `The search is too long (${length} characters): use at most ${MAX_QUERY_LENGTH}.`,
         hits: [],
       },
+      summary: null,
     };
-  const answer = ask.answer(
-    { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null },
-    requestId,
-  );
-  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl) };
+  const asked = { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null };
+  const answer = ask.answer(asked, requestId);
+  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl), summary: ask.summary(asked) };
 }

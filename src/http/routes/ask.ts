@@ -60,7 +60,7 @@ function errorAnswer(requestId: string, status: number, text: string): NlWebResp
  * body too large, other content types), are NLWeb responses whose text item says what to fix.
  */
 export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { ask, config } = context;
+  const { ask, config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
   setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
@@ -100,17 +100,30 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     }
 
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
+    // Counted once answered (the summary comes from the answer just cached); HEAD asks nothing.
+    const counted = () => {
+      if (insight && request.method !== 'HEAD')
+        insight.search(
+          streaming ? 'stream' : request.method === 'POST' ? 'post' : 'get',
+          parsed.query.text,
+          ask.summary(parsed.query),
+          request.headers,
+          clientAddress(request),
+        );
+    };
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(clientAddress(request));
-      if (release) return streamAnswer(request, reply, ask.answer(parsed.query, request.id), release);
+      if (release) {
+        const answer = ask.answer(parsed.query, request.id);
+        counted();
+        return streamAnswer(request, reply, answer, release);
+      }
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    return reply
-      .code(200)
-      .headers(ANSWER_HEADERS)
-      .type(JSON_CONTENT_TYPE)
-      .send(ask.answerBody(parsed.query, request.id));
+    const body = ask.answerBody(parsed.query, request.id);
+    counted();
+    return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(body);
   };
 
   const streamAnswer = async (

@@ -43,6 +43,8 @@ const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 const validateLead = createValidator(LeadRequestSchema);
 const validateSuggestion = createValidator(SuggestionRequestSchema);
+/** The contract's bound on a suggestion's text (a pre-filled form never shows more). */
+const SUGGESTION_TEXT_MAX_LENGTH = SuggestionRequestSchema.properties.suggestion.maxLength ?? 1000;
 
 /** The path of a request, percent-decoded and NFC-normalised like `Page.url`; null when malformed. */
 function decodedPath(request: FastifyRequest): string | null {
@@ -154,12 +156,14 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
   });
 
   app.get('/search', HTML_ROUTE, (request, reply) => {
-    const { status, outcome } = searchForPage(
+    const { status, outcome, summary } = searchForPage(
       context.ask,
       queryParam(request, 'q'),
       context.config.publicBaseUrl,
       request.id,
     );
+    if (summary)
+      context.insight?.search('page', outcome.query, summary, request.headers, clientAddress(request));
     return reply
       .code(status)
       .header('cache-control', 'no-cache')
@@ -265,7 +269,19 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
 
   // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.
   for (const kind of ['demo', 'suggestion'] as const) {
-    app.get(FORM_ACTIONS[kind], HTML_ROUTE, (_request, reply) => {
+    app.get(FORM_ACTIONS[kind], HTML_ROUTE, (request, reply) => {
+      // A link may open the suggestion form with its text filled in (the insight report turns a
+      // search that found nothing into one); nothing is sent until the visitor submits the form.
+      const prefilled = kind === 'suggestion' ? queryParam(request, 'suggestion').trim() : '';
+      if (prefilled !== '')
+        return sendHtml(
+          reply,
+          200,
+          renderFormPage('suggestion', {
+            values: { suggestion: Array.from(prefilled).slice(0, SUGGESTION_TEXT_MAX_LENGTH).join('') },
+            problems: [],
+          }),
+        );
       const page = kind === 'demo' ? demoPathOf(site) : formPageFor('suggestion', {})?.url;
       const target = page ? `${encodePagePath(page)}#${FORM_ANCHORS[kind]}` : '/';
       return reply.code(303).header('location', target).send();

@@ -1,0 +1,337 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/index.js';
+import { openSqliteConnection, type SqliteConnection } from '../submissions/index.js';
+import type { ClientClass } from './classify.js';
+import { INSIGHT_SCHEMA, INSIGHT_STEPS_TABLE, STEPS_TABLE_SQL, type InsightDialect } from './schema.js';
+
+/** Counts of searches: per day, client class and channel (all searches) or per query text. */
+export interface SearchCounts {
+  searches: number;
+  zeroResults: number;
+  weakMatches: number;
+}
+
+export interface SearchTotalRow extends SearchCounts {
+  day: string;
+  clientClass: ClientClass;
+  channel: string;
+}
+
+export interface QueryRow extends SearchCounts {
+  day: string;
+  query: string;
+  clientClass: ClientClass;
+}
+
+export interface ReadRow {
+  day: string;
+  clientClass: ClientClass;
+  document: string;
+  agent: string;
+  requests: number;
+}
+
+/** What one flush adds: every count is added to the stored one (rows are created as needed). */
+export interface InsightBatch {
+  searches: SearchTotalRow[];
+  queries: QueryRow[];
+  reads: ReadRow[];
+}
+
+/** Stored rows of a period (inclusive ISO days), summed over the period unless `day` is kept. */
+export interface StoredInsight {
+  /** Per day and class, all channels. */
+  searchesByDay: (SearchCounts & { day: string; clientClass: ClientClass })[];
+  /** Per class and channel, over the period. */
+  searchesByChannel: (SearchCounts & { clientClass: ClientClass; channel: string })[];
+  /** Per query text and class, over the period. */
+  queries: (SearchCounts & { query: string; clientClass: ClientClass })[];
+  /** Per document, class and agent name, over the period. */
+  reads: { document: string; clientClass: ClientClass; agent: string; requests: number }[];
+  /** Per day and class, all documents. */
+  readsByDay: { day: string; clientClass: ClientClass; requests: number }[];
+}
+
+export interface InsightStore {
+  readonly dialect: InsightDialect;
+  write(batch: InsightBatch): Promise<void>;
+  read(from: string, to: string): Promise<StoredInsight>;
+  /** Deletes every row of a day before `day`; returns how many rows went. */
+  deleteBefore(day: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+const UPSERT = {
+  searches: `INSERT INTO insight_searches (day, client_class, channel, searches, zero_results, weak_matches)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (day, client_class, channel) DO UPDATE SET
+      searches = insight_searches.searches + excluded.searches,
+      zero_results = insight_searches.zero_results + excluded.zero_results,
+      weak_matches = insight_searches.weak_matches + excluded.weak_matches`,
+  queries: `INSERT INTO insight_queries (day, query, client_class, searches, zero_results, weak_matches)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (day, query, client_class) DO UPDATE SET
+      searches = insight_queries.searches + excluded.searches,
+      zero_results = insight_queries.zero_results + excluded.zero_results,
+      weak_matches = insight_queries.weak_matches + excluded.weak_matches`,
+  reads: `INSERT INTO insight_reads (day, client_class, document, agent, requests)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (day, client_class, document, agent) DO UPDATE SET
+      requests = insight_reads.requests + excluded.requests`,
+} as const;
+
+const COUNTS =
+  'SUM(searches) AS searches, SUM(zero_results) AS zero_results, SUM(weak_matches) AS weak_matches';
+const SELECT = {
+  searchesByDay: `SELECT day, client_class, ${COUNTS} FROM insight_searches
+    WHERE day >= ? AND day <= ? GROUP BY day, client_class ORDER BY day, client_class`,
+  searchesByChannel: `SELECT client_class, channel, ${COUNTS} FROM insight_searches
+    WHERE day >= ? AND day <= ? GROUP BY client_class, channel ORDER BY client_class, channel`,
+  queries: `SELECT query, client_class, ${COUNTS} FROM insight_queries
+    WHERE day >= ? AND day <= ? GROUP BY query, client_class ORDER BY query, client_class`,
+  reads: `SELECT document, client_class, agent, SUM(requests) AS requests FROM insight_reads
+    WHERE day >= ? AND day <= ? GROUP BY document, client_class, agent ORDER BY document, client_class, agent`,
+  readsByDay: `SELECT day, client_class, SUM(requests) AS requests FROM insight_reads
+    WHERE day >= ? AND day <= ? GROUP BY day, client_class ORDER BY day, client_class`,
+} as const;
+
+const TABLES = ['insight_searches', 'insight_queries', 'insight_reads'] as const;
+
+type RawRow = Record<string, unknown>;
+
+/** Rows as the drivers return them (bigint or numeric strings for sums) turned into plain values. */
+function toStored(rows: Record<keyof typeof SELECT, RawRow[]>): StoredInsight {
+  const n = (value: unknown) => Number(value ?? 0);
+  const counts = (row: RawRow): SearchCounts => ({
+    searches: n(row.searches),
+    zeroResults: n(row.zero_results),
+    weakMatches: n(row.weak_matches),
+  });
+  const cls = (row: RawRow) => row.client_class as ClientClass;
+  return {
+    searchesByDay: rows.searchesByDay.map((r) => ({ day: String(r.day), clientClass: cls(r), ...counts(r) })),
+    searchesByChannel: rows.searchesByChannel.map((r) => ({
+      clientClass: cls(r),
+      channel: String(r.channel),
+      ...counts(r),
+    })),
+    queries: rows.queries.map((r) => ({ query: String(r.query), clientClass: cls(r), ...counts(r) })),
+    reads: rows.reads.map((r) => ({
+      document: String(r.document),
+      clientClass: cls(r),
+      agent: String(r.agent),
+      requests: n(r.requests),
+    })),
+    readsByDay: rows.readsByDay.map((r) => ({
+      day: String(r.day),
+      clientClass: cls(r),
+      requests: n(r.requests),
+    })),
+  };
+}
+
+const searchParams = (r: SearchTotalRow) => [
+  r.day,
+  r.clientClass,
+  r.channel,
+  r.searches,
+  r.zeroResults,
+  r.weakMatches,
+];
+const queryParams = (r: QueryRow) => [
+  r.day,
+  r.query,
+  r.clientClass,
+  r.searches,
+  r.zeroResults,
+  r.weakMatches,
+];
+const readParams = (r: ReadRow) => [r.day, r.clientClass, r.document, r.agent, r.requests];
+
+/** Opens the insight tables in the database the submissions use (SQLite file or PostgreSQL). */
+export async function openInsightStore(
+  database: DatabaseConfig,
+  options: { schema?: string } = {},
+): Promise<InsightStore> {
+  return database.kind === 'postgres'
+    ? openPostgresInsightStore(database.url, {
+        ...options,
+        connectTimeoutMs: database.connectTimeoutMs,
+        queryTimeoutMs: database.queryTimeoutMs,
+      })
+    : openSqliteInsightStore(database.file);
+}
+
+/** Applies the steps not yet recorded, in order; `run` executes one statement. */
+function pendingSteps(dialect: InsightDialect, applied: ReadonlySet<number>): [number, string][] {
+  return INSIGHT_SCHEMA[dialect]
+    .map((sql, index): [number, string] => [index + 1, sql])
+    .filter(([step]) => !applied.has(step));
+}
+
+export function openSqliteInsightStore(file: string): InsightStore {
+  mkdirSync(dirname(file), { recursive: true });
+  const db: SqliteConnection = openSqliteConnection(file);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.immediate(() => {
+    db.exec(STEPS_TABLE_SQL);
+    const applied = new Set(
+      db
+        .prepare<{ step: number }>(`SELECT step FROM ${INSIGHT_STEPS_TABLE}`)
+        .all()
+        .map((r) => Number(r.step)),
+    );
+    const record = db.prepare(`INSERT INTO ${INSIGHT_STEPS_TABLE} (step, applied_at) VALUES (?, ?)`);
+    for (const [step, sql] of pendingSteps('sqlite', applied)) {
+      db.exec(sql);
+      record.run(step, new Date().toISOString());
+    }
+  });
+  const upsert = {
+    searches: db.prepare(UPSERT.searches),
+    queries: db.prepare(UPSERT.queries),
+    reads: db.prepare(UPSERT.reads),
+  };
+  const select = Object.fromEntries(
+    Object.entries(SELECT).map(([name, sql]) => [name, db.prepare<RawRow>(sql)]),
+  ) as Record<keyof typeof SELECT, ReturnType<typeof db.prepare<RawRow>>>;
+  const deletes = TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE day < ?`));
+
+  return {
+    dialect: 'sqlite',
+    write: async (batch) => {
+      db.immediate(() => {
+        for (const row of batch.searches) upsert.searches.run(...searchParams(row));
+        for (const row of batch.queries) upsert.queries.run(...queryParams(row));
+        for (const row of batch.reads) upsert.reads.run(...readParams(row));
+      });
+    },
+    read: async (from, to) =>
+      toStored(
+        Object.fromEntries(
+          Object.entries(select).map(([name, statement]) => [name, statement.all(from, to)]),
+        ) as Record<keyof typeof SELECT, RawRow[]>,
+      ),
+    deleteBefore: async (day) =>
+      db.immediate(() => deletes.reduce((sum, statement) => sum + statement.run(day).changes, 0)),
+    close: async () => db.close(),
+  };
+}
+
+/** `?` placeholders numbered for PostgreSQL. */
+const numbered = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/** Arbitrary constant naming "insight schema set-up" among advisory locks. */
+const INSIGHT_SCHEMA_LOCK = 0x46d00015;
+
+export interface PostgresInsightOptions {
+  /** Schema to create the tables in (created if missing); the server's search_path when unset. */
+  schema?: string;
+  /** As the submission store's (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
+}
+
+export async function openPostgresInsightStore(
+  url: string,
+  options: PostgresInsightOptions = {},
+): Promise<InsightStore> {
+  const { schema } = options;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new Error('PostgreSQL schema name must be lower-case letters, digits and underscores');
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    // A hanging database delays a flush (retried later), never a request.
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + 500,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  try {
+    await transaction(async (client) => {
+      // Instances starting together apply the steps once.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [INSIGHT_SCHEMA_LOCK]);
+      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(STEPS_TABLE_SQL);
+      const { rows } = await client.query<{ step: number }>(`SELECT step FROM ${INSIGHT_STEPS_TABLE}`);
+      for (const [step, sql] of pendingSteps('postgres', new Set(rows.map((r) => Number(r.step))))) {
+        await client.query(sql);
+        await client.query(`INSERT INTO ${INSIGHT_STEPS_TABLE} (step, applied_at) VALUES ($1, $2)`, [
+          step,
+          new Date().toISOString(),
+        ]);
+      }
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const upsertSql = {
+    searches: numbered(UPSERT.searches),
+    queries: numbered(UPSERT.queries),
+    reads: numbered(UPSERT.reads),
+  };
+
+  return {
+    dialect: 'postgres',
+    write: (batch) =>
+      transaction(async (client) => {
+        // Rows in a fixed order, so two instances flushing together lock them in the same order.
+        const sorted = <T>(rows: T[], key: (row: T) => string) =>
+          [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+        for (const row of sorted(batch.searches, (r) => `${r.day}\u0000${r.clientClass}\u0000${r.channel}`))
+          await client.query(upsertSql.searches, searchParams(row));
+        for (const row of sorted(batch.queries, (r) => `${r.day}\u0000${r.query}\u0000${r.clientClass}`))
+          await client.query(upsertSql.queries, queryParams(row));
+        for (const row of sorted(
+          batch.reads,
+          (r) => `${r.day}\u0000${r.clientClass}\u0000${r.document}\u0000${r.agent}`,
+        ))
+          await client.query(upsertSql.reads, readParams(row));
+      }),
+    read: async (from, to) => {
+      const entries = await Promise.all(
+        Object.entries(SELECT).map(async ([name, sql]) => [
+          name,
+          (await pool.query(numbered(sql), [from, to])).rows,
+        ]),
+      );
+      return toStored(Object.fromEntries(entries) as Record<keyof typeof SELECT, RawRow[]>);
+    },
+    deleteBefore: (day) =>
+      transaction(async (client) => {
+        let deleted = 0;
+        for (const table of TABLES)
+          deleted += (await client.query(`DELETE FROM ${table} WHERE day < $1`, [day])).rowCount ?? 0;
+        return deleted;
+      }),
+    close: () => pool.end(),
+  };
+}
