@@ -7,6 +7,7 @@ import type { Site } from '../content/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
+import type { LiveContent } from './live-content.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { registerErrorHandling } from './errors.js';
 import { parseQueryString } from './query-string.js';
@@ -16,13 +17,19 @@ import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { registerSubmissionRoutes } from './routes/submissions.js';
 
-/** Everything the routes need, built once by the server (or by a test) and passed in. */
+/**
+ * Everything the routes need, built once by the server (or by a test) and passed in. `site` and
+ * `ask` are the content serving now: with live content they change on a reload, so routes read
+ * them per request (once, and use what they read for the whole request), never at registration.
+ */
 export interface AppContext {
   config: Config;
   logger: Logger;
-  site: Site;
-  ask: AskService;
+  readonly site: Site;
+  readonly ask: AskService;
   submissions: SubmissionService;
+  /** Present when the content can be reloaded; routes register the work a new site needs. */
+  readonly content?: LiveContent;
 }
 
 /**
@@ -44,7 +51,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     options.askFastPath === false
       ? null
       : createAskFastPath({
-          ask: context.ask,
+          ask: () => context.ask,
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,

@@ -13,7 +13,8 @@ import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
 
 export interface AskFastPathOptions {
-  ask: AskService;
+  /** The ask service serving now (a content reload replaces it). */
+  ask: () => AskService;
   logger: Logger;
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
@@ -66,7 +67,7 @@ export function createAskFastPath(
       if (parsed === null) return false;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
       const requestId = randomUUID();
-      const { head, rest } = ask.answerParts(parsed.query, requestId);
+      const { head, rest } = ask().answerParts(parsed.query, requestId);
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);
       // Corked, the head (a string Node joins to the response head) and the shared bytes of the

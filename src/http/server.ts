@@ -1,16 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import { loadSite, type Site } from '../content/index.js';
+import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
+import {
+  ContentReloader,
+  LiveContent,
+  loadContent,
+  logContentProblems,
+  type ContentGeneration,
+  type LoadedContent,
+  type ReloadOutcome,
+} from './live-content.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   context: AppContext;
   /** The address actually bound (useful with PORT=0). */
   url: string;
+  /** Reloads CONTENT_DIR now (as SIGHUP does). */
+  reload(reason: string): Promise<ReloadOutcome>;
   close(): Promise<void>;
 }
 
@@ -35,32 +46,53 @@ export interface AppContextOptions {
   submissions?: SubmissionServiceOptions;
 }
 
+/** The context and, when it loaded CONTENT_DIR itself, what a reloader and the snapshot need. */
+export interface CreatedAppContext extends AppContext {
+  readonly content: LiveContent;
+  /** The start-up load (null for a site passed in). */
+  readonly loaded: LoadedContent | null;
+}
+
 /**
  * The composition root: every room built from the configuration. Content problems are logged with
- * file and line; the pages that loaded are served.
+ * file and line; the pages that loaded are served. The content lives in a LiveContent, so a reload
+ * can replace site and search together; `site` and `ask` always read the one serving now.
  */
 export async function createAppContext(
   config: Config,
   logger: Logger,
   options: AppContextOptions = {},
-): Promise<AppContext> {
-  let site = options.site;
-  if (site === undefined) {
-    const loaded = await loadSite(config.contentDir);
-    for (const problem of loaded.problems) {
-      const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
-      log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
-    }
-    site = loaded.site;
+): Promise<CreatedAppContext> {
+  let initial: ContentGeneration;
+  let loaded: LoadedContent | null = null;
+  if (options.site !== undefined) {
+    initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
+  } else {
+    loaded = (await loadContent(config, logger))!;
+    logContentProblems(logger, loaded.problems);
+    initial = loaded.generation;
   }
-  const ask = createAskService(site, config.publicBaseUrl);
+  const content = new LiveContent(initial);
   const submissions = await createSubmissionService(config, logger, options.submissions);
-  return { config, logger, site, ask, submissions };
+  return {
+    config,
+    logger,
+    submissions,
+    content,
+    loaded,
+    get site() {
+      return content.current.site;
+    },
+    get ask() {
+      return content.current.ask;
+    },
+  };
 }
 
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
- * file and line; the server still starts with the pages that loaded.
+ * file and line; the server still starts with the pages that loaded. Then it keeps the content
+ * live: a change in CONTENT_DIR (CONTENT_WATCH=on) or SIGHUP reloads it.
  */
 export async function startServer(
   config: Config,
@@ -68,7 +100,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   const context = await createAppContext(config, logger);
-  const { site, submissions } = context;
+  const { submissions, loaded } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
   submissions.start();
@@ -77,17 +109,48 @@ export async function startServer(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   logger.info(
-    { pages: site.pages.length, contentDir: config.contentDir, startupMs: Math.round(elapsedMs) },
+    {
+      pages: context.site.pages.length,
+      contentDir: config.contentDir,
+      startupMs: Math.round(elapsedMs),
+      content: loaded && {
+        source: loaded.source,
+        ...(loaded.snapshotRejected ? { snapshotRejected: loaded.snapshotRejected } : {}),
+        ...Object.fromEntries(Object.entries(loaded.timings).map(([name, ms]) => [name, Math.round(ms)])),
+      },
+    },
     `frontdoor listening on http://${host}:${port} (public ${config.publicBaseUrl})`,
   );
+  // After listening: the first answers do not wait for the snapshot to be written.
+  const snapshotSaved = loaded?.saveSnapshot() ?? Promise.resolve();
+
+  const reloader = new ContentReloader(config, logger, context.content, loaded!.contentHash);
+  const reload = (reason: string) => reloader.reload(reason);
+  const onHangup = () => void reload('SIGHUP');
+  process.on('SIGHUP', onHangup);
+  let watcher: ContentWatcher | null = null;
+  if (config.contentWatch) {
+    try {
+      watcher = watchContentFolder(config.contentDir, () => void reload('change in CONTENT_DIR'), {
+        onError: (error) =>
+          logger.error({ err: error }, 'watching CONTENT_DIR stopped: reload with SIGHUP after a change'),
+      });
+    } catch (error) {
+      logger.warn({ err: error }, 'CONTENT_DIR cannot be watched: reload with SIGHUP after a change');
+    }
+  }
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      process.off('SIGHUP', onHangup);
+      watcher?.close();
+      await reloader.close();
+      await snapshotSaved;
       await app.close();
       await submissions.close();
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, close };
+  return { app, context, url: `http://${host}:${port}`, reload, close };
 }

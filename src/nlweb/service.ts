@@ -34,6 +34,13 @@ export interface AskServiceOptions {
   streaming?: Partial<StreamingOptions>;
   /** Distinct queries whose answers are kept (least recently used dropped first); 0 disables. */
   cacheSize?: number;
+  /**
+   * The index of this site's passages when it is already built (read from a snapshot): it must
+   * be `buildIndex` of these passages with this engine version. By default it is built here.
+   */
+  index?: SearchIndex;
+  /** The open-stream registry to share (a reloaded site keeps counting the streams already open). */
+  streams?: StreamRegistry;
 }
 
 /** Enough for the popular questions of a busy site at a few MB; each answer is ~10 KB. */
@@ -46,6 +53,8 @@ export interface AskService {
   readonly streaming: Readonly<StreamingOptions>;
   /** Open event streams (for limits and for tests that check streams end). */
   readonly streams: StreamRegistry;
+  /** The search index over the site's passages (to keep in a snapshot). */
+  readonly index: SearchIndex;
   /**
    * The answer to a valid query: same site and query give the same bytes, apart from
    * `_meta.request_id`.
@@ -132,7 +141,7 @@ export function createAskService(
       documents.push(passageDocument(page, passage));
     }
   }
-  const index = buildIndex(documents);
+  const index = options.index ?? buildIndex(documents);
 
   const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
@@ -220,7 +229,8 @@ export function createAskService(
     passageCount: documents.length,
     siteName,
     streaming,
-    streams: new StreamRegistry(streaming),
+    streams: options.streams ?? new StreamRegistry(streaming),
+    index,
     answer(query, requestId) {
       const cached = lookup(query);
       // A fresh array, so a caller that changes its answer cannot change the cached one.

@@ -57,7 +57,7 @@ function errorAnswer(requestId: string, status: number, text: string): NlWebResp
  * body too large, other content types), are NLWeb responses whose text item says what to fix.
  */
 export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { ask, config } = context;
+  const { config } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
   setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
@@ -76,6 +76,8 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         .type(JSON_CONTENT_TYPE)
         .send(errorAnswer(request.id, 400, parsed.text));
 
+    // Read once: a content reload may replace the service while this request is answered.
+    const ask = context.ask;
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(request.ip);
@@ -96,6 +98,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     answer: NlWebResponse,
     release: () => void,
   ) => {
+    const { ask } = context;
     // Hijacked responses skip onSend hooks: EventStream writes the security and CORS headers itself.
     reply.hijack();
     const stream = new EventStream(reply.raw, {
