@@ -93,7 +93,8 @@ export interface LoadContentOptions {
   unlessHash?: string;
 }
 
-const snapshotKey = (contentHash: string): SnapshotKey => ({
+/** What a content snapshot must have been made from to be used. */
+export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
   contentHash,
   searchEngineVersion: SEARCH_ENGINE_VERSION,
   contentModelVersion: CONTENT_MODEL_VERSION,
@@ -114,7 +115,7 @@ export async function loadContent(
   if (options.unlessHash === files.hash) return null;
   const readMs = performance.now() - started;
   const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
-  const key = snapshotKey(files.hash);
+  const key = contentSnapshotKey(files.hash);
   const serviceOptions = { streams: options.streams };
 
   const stored = files.exists

@@ -46,11 +46,8 @@ export interface AppContextOptions {
   submissions?: SubmissionServiceOptions;
 }
 
-/** The context and, when it loaded CONTENT_DIR itself, what a reloader and the snapshot need. */
 export interface CreatedAppContext extends AppContext {
   readonly content: LiveContent;
-  /** The start-up load (null for a site passed in). */
-  readonly loaded: LoadedContent | null;
 }
 
 /**
@@ -63,6 +60,18 @@ export async function createAppContext(
   logger: Logger,
   options: AppContextOptions = {},
 ): Promise<CreatedAppContext> {
+  return (await createLiveAppContext(config, logger, options)).context;
+}
+
+/**
+ * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
+ * snapshot need; not kept in the context, so the first site can be freed after a reload).
+ */
+async function createLiveAppContext(
+  config: Config,
+  logger: Logger,
+  options: AppContextOptions,
+): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
   let initial: ContentGeneration;
   let loaded: LoadedContent | null = null;
   if (options.site !== undefined) {
@@ -74,12 +83,11 @@ export async function createAppContext(
   }
   const content = new LiveContent(initial);
   const submissions = await createSubmissionService(config, logger, options.submissions);
-  return {
+  const context: CreatedAppContext = {
     config,
     logger,
     submissions,
     content,
-    loaded,
     get site() {
       return content.current.site;
     },
@@ -87,6 +95,7 @@ export async function createAppContext(
       return content.current.ask;
     },
   };
+  return { context, loaded };
 }
 
 /**
@@ -99,8 +108,8 @@ export async function startServer(
   logger: Logger = createLogger(config),
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
-  const context = await createAppContext(config, logger);
-  const { submissions, loaded } = context;
+  const { context, loaded } = await createLiveAppContext(config, logger, {});
+  const { submissions } = context;
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
   submissions.start();
