@@ -110,7 +110,10 @@ export async function startServer(
   const started = process.hrtime.bigint();
   const { context, loaded } = await createLiveAppContext(config, logger, {});
   const { submissions } = context;
+  const contextReady = process.hrtime.bigint();
   const app = await buildApp(context);
+  await app.ready();
+  const appReady = process.hrtime.bigint();
   await app.listen({ port: config.port, host: config.host });
   submissions.start();
   const address = app.server.address();
@@ -122,11 +125,14 @@ export async function startServer(
       pages: context.site.pages.length,
       contentDir: config.contentDir,
       startupMs: Math.round(elapsedMs),
+      // Where the start-up went: content (read, build or snapshot, index), the app, listening.
       content: loaded && {
         source: loaded.source,
         ...(loaded.snapshotRejected ? { snapshotRejected: loaded.snapshotRejected } : {}),
         ...Object.fromEntries(Object.entries(loaded.timings).map(([name, ms]) => [name, Math.round(ms)])),
       },
+      contextMs: Math.round(Number(contextReady - started) / 1e6),
+      appMs: Math.round(Number(appReady - contextReady) / 1e6),
     },
     `frontdoor listening on http://${host}:${port} (public ${config.publicBaseUrl})`,
   );
