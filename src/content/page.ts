@@ -69,18 +69,21 @@ export function buildPage(
     order: fields.order,
     form: fields.form,
     markdown: removeLines(split.body, rendered.headingTitleLines),
-    html: rendered.html,
     headings: rendered.headings,
     passages: buildPassages(url, title, description, rendered.sections),
     frontMatter: split.data,
   };
 }
 
-/** The body without the heading that became the title, so a Markdown twin does not repeat it. */
+/**
+ * The body without the heading that became the title, so a Markdown twin does not repeat it. A
+ * heading inside the text leaves an empty line, so the blocks around it stay apart (a paragraph
+ * before it and one after do not merge): rendering this body gives the page's HTML (htmlOf).
+ */
 function removeLines(body: string, lines: [number, number] | null): string {
   if (!lines) return body;
   const all = body.split('\n');
-  all.splice(lines[0], lines[1] - lines[0]);
+  all.splice(lines[0], lines[1] - lines[0], '');
   return all.join('\n').replace(/^\s*\n/, '');
 }
 

@@ -79,18 +79,25 @@ function splitByLength(files: SourceFile[], parts: number): SourceFile[][] {
   return shares;
 }
 
-/** Runs the worker next to this module: `.js` once built; the `.ts` source through tsx in tests and benches. */
+/**
+ * Starts the worker module `name` next to the module at `besideUrl` (an `import.meta.url`): the
+ * built `.js`, or the `.ts` source through tsx when running from source (tests, benches).
+ */
+export function startModuleWorker(besideUrl: string, name: string, workerData: unknown): Worker {
+  const fromSource = besideUrl.endsWith('.ts');
+  const url = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, besideUrl);
+  // Node 20 does not pass `--import tsx` hooks on to a worker: the source worker registers them itself.
+  return fromSource
+    ? new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`,
+        { eval: true, workerData },
+      )
+    : new Worker(url, { workerData });
+}
+
 function runWorker(job: ParseJob): Promise<BuiltPages> {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
   return new Promise((resolve, reject) => {
-    // Node 20 does not pass `--import tsx` hooks on to a worker: the source worker registers them itself.
-    const worker = fromSource
-      ? new Worker(
-          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`,
-          { eval: true, workerData: job },
-        )
-      : new Worker(url, { workerData: job });
+    const worker = startModuleWorker(import.meta.url, 'parse-worker', job);
     let answered = false;
     worker.once('message', (result: BuiltPages) => {
       answered = true;

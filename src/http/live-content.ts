@@ -4,7 +4,10 @@ import type { Config } from '../config/index.js';
 import {
   buildSite,
   CONTENT_MODEL_VERSION,
+  MIN_FILES_FOR_WORKERS,
   readContent,
+  startModuleWorker,
+  type ContentFiles,
   type ContentProblem,
   type Page,
   type Site,
@@ -65,7 +68,7 @@ export class LiveContent {
 export const SNAPSHOT_FILE = 'content-snapshot.bin';
 
 /** What the snapshot holds: the built site without its URL map, its problems and its index. */
-interface ContentSnapshot {
+export interface ContentSnapshot {
   info: SiteInfo;
   pages: Page[];
   problems: ContentProblem[];
@@ -91,6 +94,11 @@ export interface LoadContentOptions {
   streams?: StreamRegistry;
   /** Skip building when the content hash equals this (a reload with nothing changed). */
   unlessHash?: string;
+  /**
+   * Parse and index in a worker thread (the main thread keeps serving, and the build's garbage
+   * stays out of its heap). Default: for folders of MIN_FILES_FOR_WORKERS files or more.
+   */
+  buildInWorker?: boolean;
 }
 
 /** What a content snapshot must have been made from to be used. */
@@ -148,6 +156,52 @@ export async function loadContent(
       `content snapshot not used: ${stored.detail}`,
     );
 
+  const useWorker = options.buildInWorker ?? files.files.length >= MIN_FILES_FOR_WORKERS;
+  const snapshotTarget = files.exists ? snapshotFile : null;
+  if (useWorker) {
+    const job: GenerationJob = {
+      content: files,
+      publicBaseUrl: config.publicBaseUrl,
+      snapshotFile: snapshotTarget,
+      snapshotKey: key,
+    };
+    const { snapshot, saved } = await buildGenerationInWorker(job);
+    const received = performance.now();
+    const site: Site = {
+      info: snapshot.info,
+      pages: snapshot.pages,
+      byUrl: new Map(snapshot.pages.map((page) => [page.url, page])),
+    };
+    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index: snapshot.index });
+    const done = performance.now();
+    let logged: Promise<void> | null = null;
+    return {
+      generation: { site, ask },
+      problems: snapshot.problems,
+      contentHash: files.hash,
+      source: 'built',
+      snapshotRejected: stored.detail,
+      // The worker parses and indexes; buildMs is all of it, up to the main thread's copy.
+      timings: {
+        readMs,
+        buildMs: received - started - readMs,
+        indexMs: done - received,
+        totalMs: done - started,
+      },
+      saveSnapshot: () =>
+        (logged ??= saved.then((result) => {
+          if (result === null) return;
+          if ('bytes' in result)
+            logger.info({ snapshot: snapshotFile, bytes: result.bytes }, 'content snapshot saved');
+          else
+            logger.warn(
+              { snapshot: snapshotFile, error: result.message },
+              'content snapshot could not be saved',
+            );
+        })),
+    };
+  }
+
   const built = await buildSite(files);
   const parsed = performance.now();
   const ask = createAskService(built.site, config.publicBaseUrl, serviceOptions);
@@ -162,7 +216,7 @@ export async function loadContent(
     timings: { readMs, buildMs: parsed - started - readMs, indexMs: done - parsed, totalMs: done - started },
     saveSnapshot: () =>
       (saved ??= (async () => {
-        if (!files.exists) return;
+        if (snapshotTarget === null) return;
         const snapshot: ContentSnapshot = {
           info: built.site.info,
           pages: built.site.pages,
@@ -170,7 +224,7 @@ export async function loadContent(
           index: ask.index,
         };
         try {
-          const bytes = await writeSnapshot(snapshotFile, key, snapshot);
+          const bytes = await writeSnapshot(snapshotTarget, key, snapshot);
           logger.info({ snapshot: snapshotFile, bytes }, 'content snapshot saved');
         } catch (error) {
           // The server works without it; the next start builds again.
@@ -178,6 +232,56 @@ export async function loadContent(
         }
       })()),
   };
+}
+
+/** What the generation worker is given. */
+export interface GenerationJob {
+  content: ContentFiles;
+  publicBaseUrl: string;
+  /** Where the worker writes the snapshot after answering; null for none. */
+  snapshotFile: string | null;
+  snapshotKey: SnapshotKey;
+}
+
+/** What it answers: the generation's data, then whether the snapshot was written. */
+export type GenerationMessage =
+  | { kind: 'built'; snapshot: ContentSnapshot }
+  | { kind: 'saved'; bytes: number }
+  | { kind: 'not-saved'; message: string }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Runs generation-worker.ts: resolves with the built data as soon as it arrives; `saved` resolves
+ * once the worker has written the snapshot (or failed to), and the worker has exited.
+ */
+function buildGenerationInWorker(
+  job: GenerationJob,
+): Promise<{ snapshot: ContentSnapshot; saved: Promise<{ bytes: number } | { message: string } | null> }> {
+  return new Promise((resolve, reject) => {
+    const worker = startModuleWorker(import.meta.url, 'generation-worker', job);
+    let settleSaved: (result: { bytes: number } | { message: string } | null) => void = () => undefined;
+    const saved = new Promise<{ bytes: number } | { message: string } | null>((done) => (settleSaved = done));
+    let built = false;
+    worker.on('message', (message: GenerationMessage) => {
+      if (message.kind === 'built') {
+        built = true;
+        resolve({ snapshot: message.snapshot, saved });
+        if (job.snapshotFile === null) void worker.terminate();
+      } else if (message.kind === 'failed') reject(new Error(`building the site failed: ${message.message}`));
+      else {
+        settleSaved(message.kind === 'saved' ? { bytes: message.bytes } : { message: message.message });
+        void worker.terminate();
+      }
+    });
+    worker.once('error', (error) => {
+      if (!built) reject(error);
+      settleSaved({ message: error.message });
+    });
+    worker.once('exit', (code) => {
+      if (!built) reject(new Error(`the site-building worker exited with code ${code} before answering`));
+      settleSaved(null);
+    });
+  });
 }
 
 /** Logs each content problem with its file and line. */

@@ -134,14 +134,14 @@ export function createAskService(
   };
 
   const entries = new Map<string, Entry>();
-  const documents: SearchDocument[] = [];
-  for (const page of site.pages) {
-    for (const passage of page.passages) {
+  for (const page of site.pages)
+    for (const passage of page.passages)
       entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
-      documents.push(passageDocument(page, passage));
-    }
-  }
-  const index = options.index ?? buildIndex(documents);
+  const passageCount = entries.size;
+  // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
+  const index =
+    options.index ??
+    buildIndex(site.pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
 
   const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
@@ -176,7 +176,7 @@ export function createAskService(
     if (analyzeQuery(text).length === 0) {
       return cachedAnswer('Elicitation', [{ type: 'text', text: elicitationText(text, siteName) }]);
     }
-    const hits = rankPassages(index, entries, text, maxResults, documents.length);
+    const hits = rankPassages(index, entries, text, maxResults, passageCount);
     const resources = hits.map(toResource);
     return cachedAnswer('Answer', [
       { type: 'text', text: summaryText(text, siteName, resources) },
@@ -226,7 +226,7 @@ export function createAskService(
 
   return {
     pageCount: site.pages.length,
-    passageCount: documents.length,
+    passageCount,
     siteName,
     streaming,
     streams: options.streams ?? new StreamRegistry(streaming),

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { DefaultDeserializer, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 
 const MAGIC = Buffer.from('FRONTDOOR-SNAPSHOT\n', 'latin1');
@@ -74,10 +74,33 @@ export async function readSnapshot<T>(file: string, key: SnapshotKey): Promise<S
     );
   if (crc32(payload) !== header.crc32) return corrupt('the payload checksum does not match');
   try {
-    return { ok: true, value: deserialize(payload) as T, bytes: bytes.length };
+    return { ok: true, value: deserializeCopying(payload) as T, bytes: bytes.length };
   } catch (error) {
     return corrupt(`the payload cannot be deserialised (${(error as Error).message})`);
   }
+}
+
+/**
+ * Node's deserializer returns each typed array as a view onto the input buffer: one 4-byte
+ * Uint32Array would keep the whole file (tens of MB) in memory. This one copies each into its own.
+ */
+class CopyingDeserializer extends DefaultDeserializer {
+  _readHostObject(): unknown {
+    const readView = (DefaultDeserializer.prototype as unknown as { _readHostObject(): ArrayBufferView })
+      ._readHostObject;
+    const view = readView.call(this);
+    if (view instanceof DataView)
+      return new DataView(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
+    if (Buffer.isBuffer(view)) return Buffer.from(view);
+    const TypedArray = view.constructor as new (source: ArrayBufferView) => ArrayBufferView;
+    return new TypedArray(view);
+  }
+}
+
+function deserializeCopying(payload: Buffer): unknown {
+  const deserializer = new CopyingDeserializer(payload);
+  deserializer.readHeader();
+  return deserializer.readValue();
 }
 
 /** The first key field that differs, as a sentence, or null when the keys are equal. */

@@ -41,8 +41,8 @@ function setup() {
     { write: (line: string) => records.push(JSON.parse(line) as Logged) },
   );
   const config = { contentDir, dataDir, publicBaseUrl: 'https://www.example.test' };
-  const load = async (): Promise<LoadedContent> => {
-    const loaded = (await loadContent(config, logger))!;
+  const load = async (options: { buildInWorker?: boolean } = {}): Promise<LoadedContent> => {
+    const loaded = (await loadContent(config, logger, options))!;
     await loaded.saveSnapshot();
     return loaded;
   };
@@ -126,5 +126,20 @@ describe('content snapshot in DATA_DIR', () => {
     expect(afterDamage.source).toBe('built');
     expect(afterDamage.snapshotRejected).toBe('the payload checksum does not match');
     expect((await load()).source).toBe('snapshot');
+  });
+
+  it('is the same when a worker thread builds the site and writes the snapshot', async () => {
+    const here = await setup().load({ buildInWorker: false });
+    const { load, records } = setup();
+    const inWorker = await load({ buildInWorker: true });
+    expect(inWorker.source).toBe('built');
+    expect(inWorker.generation.site).toEqual(here.generation.site);
+    expect(inWorker.problems).toEqual(here.problems);
+    expect(inWorker.generation.ask.index).toEqual(here.generation.ask.index);
+    expect(answers(inWorker)).toEqual(answers(here));
+    expect(records.some((r) => r.msg === 'content snapshot saved')).toBe(true);
+    const reused = await load({ buildInWorker: true });
+    expect(reused.source).toBe('snapshot');
+    expect(answers(reused)).toEqual(answers(here));
   });
 });
