@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
-import type { Page } from '../src/content/index.js';
+import { loadSite, type Page } from '../src/content/index.js';
 import { createAskService } from '../src/nlweb/service.js';
 import type { SearchDocument, SearchIndex } from '../src/search/index.js';
 import { buildIndex, indexStats, PLAIN_BM25, search, withRanking } from '../src/search/index.js';
@@ -33,8 +33,9 @@ import { loadCranfield } from './cranfield.js';
 import { frontdoorEngine, lunrEngine, miniSearchEngine } from './engines.js';
 import type { Engine } from './engines.js';
 import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
-import { INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
+import { distinctQuestions, INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
 import { runInsightBench } from './insight.js';
+import { measureAskBreakdown } from './ask-breakdown.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality } from './quality.js';
 import {
@@ -361,6 +362,38 @@ async function main(): Promise<void> {
     );
   }
 
+  // ---- Part 3c: what one never-asked /ask costs, step by step.
+  console.log(
+    `\n== 3c. GET /ask per-request cost, never-asked questions, in-process (${loadNote('breakdown')})`,
+  );
+  const sample = await loadSite(path.join(repoRoot, 'content'));
+  const breakdowns = [
+    await measureAskBreakdown('sample site', sample.site, distinctQuestions(sample.site).slice(0, 3000)),
+    await measureAskBreakdown('docs corpus', corpus.site, distinctQuestions(corpus.site).slice(0, 3000)),
+  ];
+  out.askBreakdown = breakdowns;
+  console.log(
+    table(
+      ['µs per request', 'parse', 'rank', 'snippets', 'serialise', 'write', 'total', 'answer', 'questions'],
+      breakdowns.map((b) => [
+        b.site,
+        b.parseUs.toFixed(1),
+        b.rankUs.toFixed(1),
+        b.snippetsUs.toFixed(1),
+        b.serialiseUs.toFixed(1),
+        b.writeUs.toFixed(1),
+        b.totalUs.toFixed(1),
+        `${(b.answerBytes / 1024).toFixed(1)} KB`,
+        String(b.questions),
+      ]),
+    ),
+  );
+  console.log(
+    'rank: the index search the service asks for (3 × max_results); snippets: the rest of the answer (per-page cap, ' +
+      'snippets, names) = answerBody − rank − serialise; write: writeHead + end on a keep-alive socket. ' +
+      'Not counted: the framework or fast path, logging, GC outside these loops.',
+  );
+
   // ---- Part 4: start-up on the docs corpus, in fresh processes.
   console.log(`\n== 4. Start-up on the docs corpus, each in a fresh process (${loadNote('startup')})`);
   let pipeline: PipelineStartup | Error;
@@ -391,10 +424,37 @@ async function main(): Promise<void> {
   let server: ServerStartup | Error;
   try {
     server = await measureServerStartup(corpusDir);
+    const runRow = (name: string, r: ServerStartup['cold']) => [
+      name,
+      r.source,
+      fms(r.spawnToFirstAnswerMs),
+      fms(r.startupMs),
+      ...['readMs', 'buildMs', 'indexMs', 'appMs'].map((k) => fms(r.timings[k] ?? NaN)),
+      r.rssAfterStartMB.toFixed(0),
+      r.rssAfterQueriesMB.toFixed(0),
+      String(r.queries),
+    ];
     console.log(
-      `frontdoor serve (${server.runner}: ${server.runnerReason}) with CONTENT_DIR=${path.relative(repoRoot, corpusDir)}, ` +
-        `PORT=0, LOG_LEVEL=info: logged startupMs ${server.startupMs} (${server.pages} pages; loadSite, ask index, ` +
-        `discovery, submissions, routes; pages render on first request), ${fms(server.spawnToListeningMs)} ms from spawn to that line`,
+      `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
+        `${server.pages} pages, PORT=0, LOG_LEVEL=info; ms, RSS in MB\n` +
+        table(
+          [
+            '',
+            'from',
+            'spawn→answer',
+            'startupMs',
+            'read',
+            'build',
+            'index',
+            'app',
+            'RSS start',
+            'RSS queries',
+            'questions',
+          ],
+          [runRow('cold', server.cold), runRow('warm', server.warm)],
+        ) +
+        `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms; RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
+        `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
     );
   } catch (error) {
     server = asError(error);

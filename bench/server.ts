@@ -4,7 +4,7 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { staleReason } from '../scripts/build-state.mjs';
@@ -18,12 +18,25 @@ export interface ServerEntry {
   reason: string;
 }
 
+/**
+ * The Node options of `npm start` (package.json: `node <options> dist/cli/main.js serve`), so the
+ * benchmark runs the server as npm start does (the V8 heap options change its memory).
+ */
+export function startNodeOptions(): string[] {
+  const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const words = packageJson.scripts.start!.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/cli/main.js'));
+}
+
 /** FRONTDOOR_BENCH_SERVER=dist|tsx forces a runner. */
 export function serverEntry(): ServerEntry {
-  const dist: ServerEntry = { runner: 'dist', args: ['dist/cli/main.js', 'serve'], reason: '' };
+  const options = startNodeOptions();
+  const dist: ServerEntry = { runner: 'dist', args: [...options, 'dist/cli/main.js', 'serve'], reason: '' };
   const tsx: ServerEntry = {
     runner: 'tsx',
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'serve'],
+    args: [...options, '--import', 'tsx', 'src/cli/main.ts', 'serve'],
     reason: '',
   };
   const forced = process.env.FRONTDOOR_BENCH_SERVER;

@@ -4,19 +4,21 @@
  *
  * - the pipeline (`loadSite` = read + render + passages, then `createAskService` = index), timed
  *   in a child Node process that runs this file with `--child`, with its peak RSS and heap;
- * - the whole server (`frontdoor serve` with CONTENT_DIR at the corpus, PORT=0, LOG_LEVEL=info),
- *   reading the `startupMs` it logs in its "frontdoor listening" line.
+ * - the whole server (`frontdoor serve` with CONTENT_DIR at a copy of the corpus, PORT=0,
+ *   LOG_LEVEL=info), cold then warm (from the snapshot in DATA_DIR), with its memory after start-up,
+ *   after a minute of distinct questions and after a reload (see measureServerStartup).
  */
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { repoRoot } from './paths.js';
-import { serverEntry, spawnServer, stopServer } from './server.js';
+import { seededRandom } from './seeded-random.js';
+import { serverEntry, spawnServer, stopServer, type ServerEntry } from './server.js';
 
 export interface PipelineStartup {
   pages: number;
@@ -37,16 +39,6 @@ export interface PipelineStartup {
   heapCommittedMB: number;
   /** JS heap used + ArrayBuffers after a full GC, with the site and the ask service still alive. */
   retainedMB: number;
-}
-
-export interface ServerStartup {
-  runner: 'dist' | 'tsx';
-  runnerReason: string;
-  pages: number;
-  /** What the server logs: from the start of startServer() to listening. */
-  startupMs: number;
-  /** From spawning the process to reading that line (adds Node start-up and module loading). */
-  spawnToListeningMs: number;
 }
 
 const MB = 1024 * 1024;
@@ -101,53 +93,238 @@ async function childMain(contentDir: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-/**
- * Starts `frontdoor serve` on the corpus and reads its "frontdoor listening" log line. The
- * database goes to a temporary folder, removed afterwards.
- */
-export async function measureServerStartup(contentDir: string, timeoutMs = 60_000): Promise<ServerStartup> {
-  const entry = serverEntry();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'fd-bench-startup-'));
-  const spawned = performance.now();
+/** One start of `frontdoor serve`, as logged and as seen from outside. */
+export interface ServerRun {
+  /** 'built' (no usable snapshot: parse and index) or 'snapshot'. */
+  source: string;
+  /** What the server logs: from the start of startServer() to listening. */
+  startupMs: number;
+  /** Its breakdown, as logged: read, build (parse + index, or snapshot), index, context, app. */
+  timings: Record<string, number>;
+  /** From spawning the process (Node start-up and module loading included) to the first 200 answer of /ask. */
+  spawnToFirstAnswerMs: number;
+  /** Resident set size (VmRSS) 3 s after the first answer, the snapshot written. */
+  rssAfterStartMB: number;
+  /** After `queryMs` of distinct never-asked questions, `queries` of them. */
+  rssAfterQueriesMB: number;
+  queries: number;
+  queryMs: number;
+}
+
+export interface ServerStartup {
+  runner: 'dist' | 'tsx';
+  runnerReason: string;
+  pages: number;
+  cold: ServerRun;
+  warm: ServerRun;
+  /** In the warm server: one page changed, then SIGHUP. */
+  reload: { ms: number; rssAfterMB: number; rssAfterQueriesMB: number };
+}
+
+const rssMB = (pid: number): number => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+};
+
+/** Distinct questions from the corpus's file names (tldr commands, cheat sheet topics), shuffled. */
+function distinctQuestions(contentDir: string): string[] {
+  const names = new Set<string>();
+  for (const file of readdirSync(contentDir, { recursive: true }) as string[])
+    if (file.endsWith('.md')) names.add(path.basename(file, '.md').replace(/[_-]+/g, ' ').toLowerCase());
+  const words = [...names].sort();
+  const random = seededRandom(13);
+  const out: string[] = [];
+  for (let i = 0; i < 200_000; i++) {
+    const a = words[Math.floor(random() * words.length)]!;
+    const b = words[Math.floor(random() * words.length)]!;
+    out.push(`how to ${a} with ${b} ${i}`);
+  }
+  return out;
+}
+
+interface Spawned {
+  child: ChildProcess;
+  lines: string[];
+  waitFor: (
+    test: (record: Record<string, unknown>) => boolean,
+    what: string,
+    since?: number,
+  ) => Promise<Record<string, unknown>>;
+  /** How many log records so far. */
+  recordCount: () => number;
+}
+
+function start(entry: ServerEntry, env: Record<string, string>, timeoutMs: number): Spawned {
   const child = spawnServer(
     entry,
-    { CONTENT_DIR: contentDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir },
+    { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     { stdout: 'pipe' },
   );
-  try {
-    const line = await new Promise<{ startupMs: number; pages: number; at: number }>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "frontdoor listening" line in ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
-      createInterface({ input: child.stdout! }).on('line', (text) => {
-        let record: { msg?: unknown; startupMs?: unknown; pages?: unknown };
-        try {
-          record = JSON.parse(text) as typeof record;
-        } catch {
-          return; // not a log record
-        }
-        if (typeof record.msg === 'string' && record.msg.startsWith('frontdoor listening')) {
+  const lines: string[] = [];
+  const records: Record<string, unknown>[] = [];
+  const waiters: {
+    test: (record: Record<string, unknown>) => boolean;
+    done: (r: Record<string, unknown>) => void;
+  }[] = [];
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    lines.push(text);
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return; // not a log record
+    }
+    records.push(record);
+    for (const waiter of [...waiters])
+      if (waiter.test(record)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.done(record);
+      }
+  });
+  // A record already logged counts (from `since`, an index into the records so far).
+  const waitFor = (test: (record: Record<string, unknown>) => boolean, what: string, since = 0) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const logged = records.slice(since).find(test);
+      if (logged) return resolve(logged);
+      const timer = setTimeout(() => reject(new Error(`no ${what} in ${timeoutMs} ms`)), timeoutMs);
+      child.once('exit', (code) => reject(new Error(`server exited with ${code} before ${what}`)));
+      waiters.push({
+        test,
+        done: (record) => {
           clearTimeout(timer);
-          resolve({
-            startupMs: Number(record.startupMs),
-            pages: Number(record.pages),
-            at: performance.now(),
-          });
-        }
+          resolve(record);
+        },
       });
     });
+  return { child, lines, waitFor, recordCount: () => records.length };
+}
+
+const isListening = (r: Record<string, unknown>) =>
+  typeof r.msg === 'string' && r.msg.startsWith('frontdoor listening');
+
+/** Asks `questions` from `connections` keep-alive clients for `ms`; returns how many were answered. */
+async function askFor(
+  url: string,
+  questions: string[],
+  from: number,
+  ms: number,
+  connections = 4,
+): Promise<number> {
+  let next = from;
+  const until = performance.now() + ms;
+  let answered = 0;
+  const client = async () => {
+    while (performance.now() < until) {
+      const text = questions[next++ % questions.length]!;
+      const response = await fetch(`${url}/ask?query=${encodeURIComponent(text)}`);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`/ask answered ${response.status}`);
+      answered++;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, client));
+  return answered;
+}
+
+/**
+ * Starts `frontdoor serve` on a copy of the corpus twice with one DATA_DIR: cold (no snapshot: parse
+ * and index) and warm (from the snapshot the first run wrote). Each time: spawn to first answer,
+ * the logged start-up breakdown, RSS after start-up and after `queryMs` of distinct questions. In
+ * the warm server, a page is then changed and SIGHUP sent: reload time and RSS after it.
+ */
+export async function measureServerStartup(
+  corpusDir: string,
+  queryMs = Number(process.env.FRONTDOOR_BENCH_MEMORY_SECONDS ?? 60) * 1000,
+  timeoutMs = 120_000,
+): Promise<ServerStartup> {
+  const entry = serverEntry();
+  const work = mkdtempSync(path.join(tmpdir(), 'fd-bench-startup-'));
+  const contentDir = path.join(work, 'content');
+  cpSync(corpusDir, contentDir, { recursive: true });
+  const questions = distinctQuestions(contentDir);
+  const env = { CONTENT_DIR: contentDir, DATA_DIR: path.join(work, 'data'), CONTENT_WATCH: 'off' };
+  let asked = 0;
+  let pages = 0;
+  const run = async (): Promise<{ run: ServerRun; server: Spawned; url: string }> => {
+    const spawned = performance.now();
+    const server = start(entry, env, timeoutMs);
+    const listening = await server.waitFor(isListening, '"frontdoor listening" line');
+    const url = /on (http:\/\/\S+) /.exec(String(listening.msg))![1]!;
+    const first = await fetch(`${url}/ask?query=${encodeURIComponent(questions[asked++]!)}`);
+    await first.arrayBuffer();
+    if (first.status !== 200) throw new Error(`first /ask answered ${first.status}`);
+    const spawnToFirstAnswerMs = performance.now() - spawned;
+    const content = listening.content as Record<string, unknown>;
+    if (content.source === 'built')
+      await server.waitFor((r) => r.msg === 'content snapshot saved', 'snapshot saved');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rssAfterStartMB = rssMB(server.child.pid!);
+    const queryStarted = performance.now();
+    const queries = await askFor(url, questions, asked, queryMs);
+    asked += queries;
+    const measuredQueryMs = performance.now() - queryStarted;
+    pages = Number(listening.pages);
+    const timings: Record<string, number> = {};
+    for (const [name, value] of Object.entries({
+      ...content,
+      contextMs: listening.contextMs,
+      appMs: listening.appMs,
+    }))
+      if (typeof value === 'number') timings[name] = value;
     return {
-      runner: entry.runner,
-      runnerReason: entry.reason,
-      pages: line.pages,
-      startupMs: line.startupMs,
-      spawnToListeningMs: line.at - spawned,
+      server,
+      url,
+      run: {
+        source: String(content.source),
+        startupMs: Number(listening.startupMs),
+        timings,
+        spawnToFirstAnswerMs,
+        rssAfterStartMB,
+        rssAfterQueriesMB: rssMB(server.child.pid!),
+        queries,
+        queryMs: measuredQueryMs,
+      },
     };
+  };
+  try {
+    const cold = await run();
+    await stopServer(cold.server.child);
+    const warm = await run();
+    try {
+      const tar = path.join(contentDir, 'tldr-pages', 'common', 'tar.md');
+      writeFileSync(
+        tar,
+        `${readFileSync(tar, 'utf8')}\n- Changed for the reload benchmark:\n\n\`tar --version\`\n`,
+      );
+      const before = warm.server.recordCount();
+      warm.server.child.kill('SIGHUP');
+      const record = await warm.server.waitFor(
+        (r) => r.msg === 'content reloaded',
+        '"content reloaded" line',
+        before,
+      );
+      await warm.server.waitFor(
+        (r) => r.msg === 'content snapshot saved',
+        'snapshot saved after the reload',
+        before,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const rssAfterMB = rssMB(warm.server.child.pid!);
+      asked += await askFor(warm.url, questions, asked, Math.min(queryMs, 20_000));
+      const reload = { ms: Number(record.ms), rssAfterMB, rssAfterQueriesMB: rssMB(warm.server.child.pid!) };
+      return {
+        runner: entry.runner,
+        runnerReason: entry.reason,
+        pages,
+        cold: cold.run,
+        warm: warm.run,
+        reload,
+      };
+    } finally {
+      await stopServer(warm.server.child);
+    }
   } finally {
-    await stopServer(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

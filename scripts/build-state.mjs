@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/copy-assets.mjs', 'package-lock.json'];
 export const STAMP_PATH = join('dist', '.build-stamp');
+/** What `npm start` runs: a stamp beside a dist/ that lost it (partly deleted) is not a build. */
+export const ENTRY_PATH = join('dist', 'cli', 'main.js');
 
 function filesUnder(root, dir, out) {
   if (!existsSync(join(root, dir))) return out;
@@ -47,6 +49,7 @@ export function sourceHash(root) {
 export function staleReason(root) {
   const stampFile = join(root, STAMP_PATH);
   if (!existsSync(stampFile)) return 'dist/ has no build stamp (never built, or the last build failed)';
+  if (!existsSync(join(root, ENTRY_PATH))) return `${ENTRY_PATH} is missing`;
   if (readFileSync(stampFile, 'utf8').trim() !== sourceHash(root))
     return 'the sources changed since the last build';
   return null;

@@ -29,6 +29,8 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   contentDir: string;
+  /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
+  contentWatch: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -94,8 +96,9 @@ export const CONFIG_VARIABLES = {
   HOST: 'Interface to bind (default 127.0.0.1; use 0.0.0.0 in a container).',
   PUBLIC_BASE_URL:
     'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
-  DATA_DIR: 'Folder for the SQLite database (default ./data).',
+  DATA_DIR: 'Folder for the SQLite database and the content snapshot (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
+  CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -189,6 +192,11 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   const publicBaseUrl = parsePublicBaseUrl(read('PUBLIC_BASE_URL'), host, port, problems);
   const dataDir = resolve(cwd, read('DATA_DIR') ?? 'data');
   const contentDir = read('CONTENT_DIR') ? resolve(cwd, read('CONTENT_DIR')!) : BUNDLED_CONTENT_DIR;
+
+  const contentWatchRaw = read('CONTENT_WATCH') ?? 'on';
+  if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
+    problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
+  const contentWatch = contentWatchRaw !== 'off';
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -331,6 +339,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     publicBaseUrl,
     dataDir,
     contentDir,
+    contentWatch,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),

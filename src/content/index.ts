@@ -1,8 +1,18 @@
 /** The content room: a folder of Markdown files → the Site every other room reads. */
 export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './types.js';
-export { loadSite, type LoadedSite, type LoadOptions } from './loader.js';
+export {
+  buildSite,
+  CONTENT_MODEL_VERSION,
+  loadSite,
+  readContent,
+  type ContentFiles,
+  type LoadedSite,
+  type LoadOptions,
+} from './loader.js';
 export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
-export { markdownOf } from './markdown-twin.js';
+export { htmlOf, markdownOf } from './markdown-twin.js';
 export { encodePagePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
+export { MIN_FILES_FOR_WORKERS, startModuleWorker } from './parallel.js';
+export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';

@@ -6,23 +6,34 @@
  * the pages are sorted by URL, so the same folder always gives the same Site.
  */
 
-import type { Dirent, Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, type Dirent, type Stats } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { readPageFields, splitFrontMatter, type LineProblem } from './front-matter.js';
-import { renderMarkdown } from './markdown.js';
+import type { LineProblem } from './front-matter.js';
 import { compareCodePoints } from './order.js';
+import type { SourceFile } from './page.js';
+import { buildPages } from './parallel.js';
 import { defaultSiteInfo, readSiteInfo, SITE_INFO_FILE } from './site-info.js';
-import { summarize } from './summary.js';
-import type { ContentProblem, Page, Passage, Site } from './types.js';
-import { urlForSourcePath } from './urls.js';
+import type { ContentProblem, Page, Site } from './types.js';
 import { decodeUtf8 } from './utf8.js';
 
-/** Files read at once: enough to hide disk latency, few enough to stay far from fd limits. */
-const READ_CONCURRENCY = 32;
+/**
+ * Files read synchronously between two turns of the event loop. Reading thousands of small files
+ * one promise (and thread-pool round trip) each took about twice as long as reading them in a
+ * loop; in batches, a reload still leaves the server answering every few milliseconds.
+ */
+const READ_BATCH = 200;
 
 /** Extensions that look like Markdown but are not loaded, so the author hears about them. */
 const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
+
+/**
+ * Changes whenever the same files would load into a different Site (the loader, the Markdown
+ * rendering or the Page model changed): part of the content hash, so a snapshot of an older
+ * loader's output is not reused.
+ */
+export const CONTENT_MODEL_VERSION = 1;
 
 export interface LoadedSite {
   site: Site;
@@ -35,9 +46,39 @@ export interface LoadOptions {
    * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
    */
   reservedAnchors?: readonly string[];
+  /**
+   * Worker threads that build pages (Markdown parsing) beside the main thread. Default: one per
+   * core beyond the first for folders of more than a few hundred files, else none.
+   */
+  workers?: number;
+}
+
+/** A content folder read into memory, before any page is built. */
+export interface ContentFiles {
+  root: string;
+  /** False when the folder does not exist or is not a folder (a problem says so). */
+  exists: boolean;
+  files: SourceFile[];
+  /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
+  sourcePaths: string[];
+  /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
+  siteInfoText: string | null | typeof UNREADABLE;
+  /** Problems found while reading (unreadable files, misnamed files, …). */
+  problems: ContentProblem[];
+  /**
+   * SHA-256 (hex) of everything the Site is built from: each file's path, modification day and
+   * text, the site file, the read problems, the options and CONTENT_MODEL_VERSION. Same hash,
+   * same Site.
+   */
+  hash: string;
 }
 
 export async function loadSite(contentDir: string, options: LoadOptions = {}): Promise<LoadedSite> {
+  return buildSite(await readContent(contentDir, options), options);
+}
+
+/** Lists and reads the folder (the I/O part of loading) and hashes what was read. */
+export async function readContent(contentDir: string, options: LoadOptions = {}): Promise<ContentFiles> {
   const root = resolve(contentDir);
   const problems: ContentProblem[] = [];
   const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
@@ -48,38 +89,63 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
   } catch {
     rootStats = null;
   }
-  if (!rootStats?.isDirectory()) {
+  const exists = rootStats?.isDirectory() === true;
+  let sourcePaths: string[] = [];
+  let files: SourceFile[] = [];
+  let siteInfoText: string | null | typeof UNREADABLE = null;
+  if (exists) {
+    sourcePaths = await findSources(root, report);
+    [files, siteInfoText] = await Promise.all([readAll(root, sourcePaths, report), readSiteInfoFile(root, report)]);
+  } else
     report('.', {
       line: null,
       message: `the content folder ${root} does not exist or is not a folder: set CONTENT_DIR to a folder of Markdown files`,
       severity: 'error',
     });
+  sortProblems(problems);
+
+  const hash = createHash('sha256');
+  const field = (value: string) => hash.update(`${value.length}:`).update(value);
+  field(JSON.stringify({ model: CONTENT_MODEL_VERSION, root, exists, reservedAnchors: options.reservedAnchors ?? [] }));
+  field(JSON.stringify(sourcePaths));
+  for (const file of files) {
+    field(file.sourcePath);
+    field(file.modifiedDay);
+    field(file.text);
+  }
+  field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
+  field(JSON.stringify(problems));
+  return { root, exists, files, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
+}
+
+/** Builds the pages (in worker threads for a large folder) and the Site from what was read. */
+export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
+  const { root } = content;
+  const problems: ContentProblem[] = [...content.problems];
+  const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
+  if (!content.exists) {
     const { info } = readSiteInfo(null, { name: basename(root), description: '' });
     return { site: { info, pages: [], byUrl: new Map() }, problems };
   }
 
-  const sources = await findSources(root, report);
-  const sourceSet = new Set(sources);
-  const files = await readAll(root, sources, report);
-
-  const built: Page[] = [];
-  for (const file of files) {
-    const page = buildPage(file, sourceSet, options, (problem) => report(file.sourcePath, problem));
-    if (page) built.push(page);
-  }
-  const pages = dropDuplicateUrls(built, report);
+  const built = await buildPages(content.files, content.sourcePaths, options);
+  problems.push(...built.problems);
+  const pages = dropDuplicateUrls(built.pages, report);
 
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   const home = byUrl.get('/');
   const fallback = { name: home?.title ?? basename(root), description: home?.description ?? '' };
-  const siteInfoText = await readSiteInfoFile(root, report);
   let info = defaultSiteInfo(fallback);
-  if (siteInfoText !== UNREADABLE) {
-    const siteInfo = readSiteInfo(siteInfoText, fallback);
+  if (content.siteInfoText !== UNREADABLE) {
+    const siteInfo = readSiteInfo(content.siteInfoText, fallback);
     for (const problem of siteInfo.problems) report(SITE_INFO_FILE, problem);
     info = siteInfo.info;
   }
+  sortProblems(problems);
+  return { site: { info, pages, byUrl }, problems };
+}
 
+function sortProblems(problems: ContentProblem[]): void {
   problems.sort(
     (a, b) =>
       compareCodePoints(a.file, b.file) ||
@@ -87,7 +153,6 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
       compareCodePoints(a.severity, b.severity) ||
       compareCodePoints(a.message, b.message),
   );
-  return { site: { info, pages, byUrl }, problems };
 }
 
 /** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
@@ -146,152 +211,51 @@ async function findSources(root: string, report: (file: string, problem: LinePro
   return found.sort(compareCodePoints);
 }
 
-interface SourceFile {
-  sourcePath: string;
-  text: string;
-  /** The file's modification day (YYYY-MM-DD, UTC). */
-  modifiedDay: string;
-}
 
 async function readAll(
   root: string,
   sources: string[],
   report: (file: string, problem: LineProblem) => void,
 ): Promise<SourceFile[]> {
-  const results: (SourceFile | null)[] = new Array<SourceFile | null>(sources.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < sources.length) {
-      const index = next;
-      next += 1;
-      const sourcePath = sources[index]!;
-      const path = join(root, sourcePath);
-      let bytes: Buffer;
-      let stats: Stats;
+  const results: SourceFile[] = [];
+  for (let index = 0; index < sources.length; index++) {
+    // Between batches the event loop runs: a reload reads while the server keeps answering.
+    if (index > 0 && index % READ_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    const sourcePath = sources[index]!;
+    let bytes: Buffer;
+    let modified: Date;
+    try {
+      const fd = openSync(join(root, sourcePath), 'r');
       try {
-        [bytes, stats] = await Promise.all([readFile(path), stat(path)]);
-      } catch (error) {
-        report(sourcePath, {
-          line: null,
-          message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
-          severity: 'error',
-        });
-        continue;
+        modified = fstatSync(fd).mtime;
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
       }
-      const decoded = decodeUtf8(bytes);
-      if ('invalidLine' in decoded) {
-        report(sourcePath, {
-          line: decoded.invalidLine,
-          message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
-          severity: 'error',
-        });
-        continue;
-      }
-      results[index] = {
-        sourcePath,
-        text: decoded.text.replace(/^\uFEFF/, ''),
-        modifiedDay: stats.mtime.toISOString().slice(0, 10),
-      };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, sources.length) }, worker));
-  return results.filter((file): file is SourceFile => file !== null);
-}
-
-/** One file → one page, or null when an error makes the page unusable. */
-function buildPage(
-  file: SourceFile,
-  sourceSet: ReadonlySet<string>,
-  options: LoadOptions,
-  report: (problem: LineProblem) => void,
-): Page | null {
-  const split = splitFrontMatter(file.text);
-  for (const problem of split.problems) report(problem);
-  if (split.data === null) return null;
-  const { fields, problems } = readPageFields(split.data, split.keyLines);
-  for (const problem of problems) report(problem);
-
-  const rendered = renderMarkdown(split.body, {
-    sourcePath: file.sourcePath,
-    titleFromHeading: fields.title === null,
-    knownTitle: fields.title ?? undefined,
-    reservedAnchors: options.reservedAnchors,
-  });
-  const title = fields.title ?? rendered.headingTitle;
-  if (title === null) {
-    report({
-      line: 1,
-      message:
-        'the page has no title: add "title: …" to the front matter or start the text with a "# Title" heading. The page is skipped',
-      severity: 'error',
-    });
-    return null;
-  }
-  for (const link of rendered.links)
-    if (!sourceSet.has(link.targetSourcePath))
-      report({
-        line: link.line === null ? null : split.bodyStartLine + link.line,
-        message: `the link to ${link.targetSourcePath} leads nowhere: there is no such page in the content folder`,
-        severity: 'warning',
+    } catch (error) {
+      report(sourcePath, {
+        line: null,
+        message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
+        severity: 'error',
       });
-
-  const url = urlForSourcePath(file.sourcePath);
-  const description = fields.description ?? summarize(rendered.leadParagraph);
-  return {
-    url,
-    sourcePath: file.sourcePath,
-    title,
-    description,
-    date: fields.date,
-    lastModified: fields.updated ?? fields.date ?? file.modifiedDay,
-    tags: fields.tags,
-    nav: fields.nav,
-    order: fields.order,
-    form: fields.form,
-    markdown: removeLines(split.body, rendered.headingTitleLines),
-    html: rendered.html,
-    headings: rendered.headings,
-    passages: buildPassages(url, title, description, rendered.sections),
-    frontMatter: split.data,
-  };
-}
-
-/** The body without the heading that became the title, so a Markdown twin does not repeat it. */
-function removeLines(body: string, lines: [number, number] | null): string {
-  if (!lines) return body;
-  const all = body.split('\n');
-  all.splice(lines[0], lines[1] - lines[0]);
-  return all.join('\n').replace(/^\s*\n/, '');
-}
-
-function buildPassages(
-  url: string,
-  title: string,
-  description: string,
-  sections: ReturnType<typeof renderMarkdown>['sections'],
-): Passage[] {
-  const passages: Passage[] = [];
-  let sectionHeading: string | null = null;
-  for (const section of sections) {
-    let headingPath: string[];
-    if (section.heading === null) headingPath = [title];
-    else if (section.level === 2) {
-      sectionHeading = section.heading;
-      headingPath = [title, section.heading];
-    } else headingPath = sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
-    if (section.text === '') continue;
-    passages.push({
-      key: section.anchor === null ? url : `${url}#${section.anchor}`,
-      pageUrl: url,
-      anchor: section.anchor,
-      headingPath,
-      text: section.text,
+      continue;
+    }
+    const decoded = decodeUtf8(bytes);
+    if ('invalidLine' in decoded) {
+      report(sourcePath, {
+        line: decoded.invalidLine,
+        message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
+        severity: 'error',
+      });
+      continue;
+    }
+    results.push({
+      sourcePath,
+      text: decoded.text.replace(/^\uFEFF/, ''),
+      modifiedDay: modified.toISOString().slice(0, 10),
     });
   }
-  // Every page stays findable, even one that is only a title and a description.
-  if (passages.length === 0)
-    passages.push({ key: url, pageUrl: url, anchor: null, headingPath: [title], text: description || title });
-  return passages;
+  return results;
 }
 
 /**
@@ -330,7 +294,7 @@ function dropDuplicateUrls(pages: Page[], report: (file: string, problem: LinePr
   return kept.sort((a, b) => compareCodePoints(a.url, b.url));
 }
 
-const UNREADABLE = Symbol('unreadable');
+export const UNREADABLE = Symbol('unreadable');
 
 /** The text of `_site.yaml`, null when there is none, UNREADABLE when it exists but cannot be used. */
 async function readSiteInfoFile(

@@ -1,4 +1,4 @@
-import { collapseWhitespace } from './markdown.js';
+import { collapseWhitespace, renderMarkdown } from './markdown.js';
 import type { Page } from './types.js';
 
 /**
@@ -17,4 +17,14 @@ export function markdownOf(page: Page): string {
   const body = page.markdown.replace(/^(\s*\n)+/, '').trimEnd();
   if (body !== '') parts.push(body);
   return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * The page's body as HTML, without the title (raw HTML in the source escaped, headings with `id`
+ * anchors, table alignment as `align-left|center|right` classes): the same HTML the loader's parse
+ * produced, rendered again from `page.markdown`. Pass the loader's `reservedAnchors` if it had any.
+ */
+export function htmlOf(page: Page, options: { reservedAnchors?: readonly string[] } = {}): string {
+  return renderMarkdown(page.markdown, { sourcePath: page.sourcePath, reservedAnchors: options.reservedAnchors })
+    .html;
 }

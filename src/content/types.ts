@@ -45,14 +45,11 @@ export interface Page {
   form: 'demo' | 'suggestion' | null;
   /**
    * The Markdown body without front matter, and without the `# ` heading that gave (or repeated)
-   * the title. `markdownOf(page)` adds the title back for the Markdown twin.
+   * the title. `markdownOf(page)` adds the title back for the Markdown twin; `htmlOf(page)`
+   * renders it (the HTML is not kept: the site renders a page on its first request and keeps the
+   * bytes of the whole page, and most pages of a large site are never asked for).
    */
   markdown: string;
-  /**
-   * Rendered HTML of the body, without the title (raw HTML in the source escaped, headings with
-   * `id` anchors, table alignment as `align-left|center|right` classes).
-   */
-  html: string;
   headings: Heading[];
   passages: Passage[];
   /** The whole front matter, for templates that need more keys. */

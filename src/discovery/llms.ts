@@ -70,7 +70,10 @@ export function pageSections(model: DiscoveryModel): Section[] {
   for (const page of model.site.pages) {
     const segments = page.url.split('/').filter((segment) => segment !== '');
     const key = segments.length <= 1 && !page.url.endsWith('/') ? '' : (segments[0] ?? '');
-    groups.set(key, [...(groups.get(key) ?? []), page]);
+    // Appended in place: copying the group for each page was quadratic (seconds for 7,500 pages).
+    const group = groups.get(key);
+    if (group) group.push(page);
+    else groups.set(key, [page]);
   }
   const sections: Section[] = [];
   for (const [key, pages] of groups) {

@@ -9,6 +9,7 @@ import type { InsightRecorder } from '../insight/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
+import type { LiveContent } from './live-content.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { clientAddressOf } from './client-address.js';
 import {
@@ -28,17 +29,23 @@ import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { registerSubmissionRoutes } from './routes/submissions.js';
 
-/** Everything the routes need, built once by the server (or by a test) and passed in. */
+/**
+ * Everything the routes need, built once by the server (or by a test) and passed in. `site` and
+ * `ask` are the content serving now: with live content they change on a reload, so routes read
+ * them per request (once, and use what they read for the whole request), never at registration.
+ */
 export interface AppContext {
   config: Config;
   logger: Logger;
-  site: Site;
-  ask: AskService;
+  readonly site: Site;
+  readonly ask: AskService;
   submissions: SubmissionService;
   /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
   insight?: InsightRecorder;
   metrics: Metrics;
   limits: RateLimits;
+  /** Present when the content can be reloaded; routes register the work a new site needs. */
+  readonly content?: LiveContent;
 }
 
 /**
@@ -60,7 +67,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     options.askFastPath === false
       ? null
       : createAskFastPath({
-          ask: context.ask,
+          ask: () => context.ask,
           logger: context.logger,
           publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,

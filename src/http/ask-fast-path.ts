@@ -19,7 +19,8 @@ import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
 
 export interface AskFastPathOptions {
-  ask: AskService;
+  /** The ask service serving now (a content reload replaces it). */
+  ask: () => AskService;
   logger: Logger;
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
@@ -88,7 +89,7 @@ export function createAskFastPath(
         return false;
       }
       const requestId = requestIdOf(req, trustProxyHops);
-      const { head, rest, summary } = ask.answerParts(parsed.query, requestId);
+      const { head, rest, summary } = ask().answerParts(parsed.query, requestId);
       headers[requestIdSlot] = requestId;
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);

@@ -2,13 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDataDir, listenError, type Config } from '../config/index.js';
-import { loadSite, type Site } from '../content/index.js';
+import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStore } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, type AppContext } from './app.js';
+import {
+  ContentReloader,
+  LiveContent,
+  loadContent,
+  logContentProblems,
+  type ContentGeneration,
+  type LoadedContent,
+  type ReloadOutcome,
+} from './live-content.js';
 import { LogDestination } from './log-destination.js';
 
 export { LogDestination, LogWriteError } from './log-destination.js';
@@ -20,6 +29,8 @@ export interface RunningServer {
   url: string;
   /** The admin listener's address (metrics), or null when METRICS_PORT is unset. */
   adminUrl: string | null;
+  /** Reloads CONTENT_DIR now (as SIGHUP does). */
+  reload(reason: string): Promise<ReloadOutcome>;
   close(): Promise<void>;
 }
 
@@ -53,33 +64,51 @@ export interface AppContextOptions {
   submissions?: SubmissionServiceOptions;
 }
 
+export interface CreatedAppContext extends AppContext {
+  readonly content: LiveContent;
+}
+
 /**
  * The composition root: every room built from the configuration. Content problems are logged with
- * file and line; the pages that loaded are served.
+ * file and line; the pages that loaded are served. The content lives in a LiveContent, so a reload
+ * can replace site and search together; `site` and `ask` always read the one serving now.
  */
 export async function createAppContext(
   config: Config,
   logger: Logger,
   options: AppContextOptions = {},
-): Promise<AppContext> {
-  let site = options.site;
-  if (site === undefined) {
-    const loaded = await loadSite(config.contentDir);
-    for (const problem of loaded.problems) {
-      const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
-      log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
-    }
-    site = loaded.site;
+): Promise<CreatedAppContext> {
+  return (await createLiveAppContext(config, logger, options)).context;
+}
+
+/**
+ * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
+ * snapshot need; not kept in the context, so the first site can be freed after a reload).
+ */
+async function createLiveAppContext(
+  config: Config,
+  logger: Logger,
+  options: AppContextOptions,
+): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
+  let initial: ContentGeneration;
+  let loaded: LoadedContent | null = null;
+  if (options.site !== undefined) {
+    initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
+  } else {
+    loaded = (await loadContent(config, logger))!;
+    logContentProblems(logger, loaded.problems);
+    initial = loaded.generation;
   }
+  const content = new LiveContent(initial);
   const metrics = createMetrics();
-  const ask = createAskService(site, config.publicBaseUrl);
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
   const submissions = await createSubmissionService(config, logger, {
     metrics,
     deliveryGate: limits.deliveries,
     ...options.submissions,
   });
-  metrics.watchAsk(() => ask.counts);
+  // Counts of the ask service serving now (a reload starts them again, as a restart would).
+  metrics.watchAsk(() => content.current.ask.counts);
   metrics.watchOutbox(async () => {
     const stats = await submissions.store.outboxStats();
     const oldest = stats.oldestPendingReceivedAtMs;
@@ -89,20 +118,37 @@ export async function createAppContext(
       oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (Date.now() - oldest) / 1000),
     };
   });
-  if (!config.insight.enabled) return { config, logger, site, ask, submissions, metrics, limits };
-  const insight = createInsightRecorder({
-    store: await openInsightStore(config.database),
+  const insight = config.insight.enabled
+    ? createInsightRecorder({
+        store: await openInsightStore(config.database),
+        logger,
+        minClients: config.insight.minClients,
+        retentionMonths: config.insight.retentionMonths,
+        flushIntervalMs: config.insight.flushIntervalMs,
+      })
+    : undefined;
+  const context: CreatedAppContext = {
+    config,
     logger,
-    minClients: config.insight.minClients,
-    retentionMonths: config.insight.retentionMonths,
-    flushIntervalMs: config.insight.flushIntervalMs,
-  });
-  return { config, logger, site, ask, submissions, metrics, limits, insight };
+    submissions,
+    metrics,
+    limits,
+    ...(insight ? { insight } : {}),
+    content,
+    get site() {
+      return content.current.site;
+    },
+    get ask() {
+      return content.current.ask;
+    },
+  };
+  return { context, loaded };
 }
 
 /**
  * Builds every room from the configuration and starts listening. Content problems are logged with
- * file and line; the server still starts with the pages that loaded.
+ * file and line; the server still starts with the pages that loaded. Then it keeps the content
+ * live: a change in CONTENT_DIR (CONTENT_WATCH=on) or SIGHUP reloads it.
  */
 export interface StartServerOptions {
   /** More routes for the admin listener, after /metrics (see src/admin/index.ts). */
@@ -116,9 +162,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
-  const context = await createAppContext(config, logger);
-  const { site, submissions, insight } = context;
+  const { context, loaded } = await createLiveAppContext(config, logger, {});
+  const { submissions, insight } = context;
+  const contextReady = process.hrtime.bigint();
   const app = await buildApp(context);
+  await app.ready();
+  const appReady = process.hrtime.bigint();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -151,13 +200,47 @@ export async function startServer(
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
   logger.info(
-    { pages: site.pages.length, contentDir: config.contentDir, startupMs: Math.round(elapsedMs) },
+    {
+      pages: context.site.pages.length,
+      contentDir: config.contentDir,
+      startupMs: Math.round(elapsedMs),
+      // Where the start-up went: content (read, build or snapshot, index), the app, listening.
+      content: loaded && {
+        source: loaded.source,
+        ...(loaded.snapshotRejected ? { snapshotRejected: loaded.snapshotRejected } : {}),
+        ...Object.fromEntries(Object.entries(loaded.timings).map(([name, ms]) => [name, Math.round(ms)])),
+      },
+      contextMs: Math.round(Number(contextReady - started) / 1e6),
+      appMs: Math.round(Number(appReady - contextReady) / 1e6),
+    },
     `frontdoor listening on http://${host}:${port} (public ${config.publicBaseUrl})`,
   );
+  // After listening: the first answers do not wait for the snapshot to be written.
+  const snapshotSaved = loaded?.saveSnapshot() ?? Promise.resolve();
+
+  const reloader = new ContentReloader(config, logger, context.content, loaded!.contentHash);
+  const reload = (reason: string) => reloader.reload(reason);
+  const onHangup = () => void reload('SIGHUP');
+  process.on('SIGHUP', onHangup);
+  let watcher: ContentWatcher | null = null;
+  if (config.contentWatch) {
+    try {
+      watcher = watchContentFolder(config.contentDir, () => void reload('change in CONTENT_DIR'), {
+        onError: (error) =>
+          logger.error({ err: error }, 'watching CONTENT_DIR stopped: reload with SIGHUP after a change'),
+      });
+    } catch (error) {
+      logger.warn({ err: error }, 'CONTENT_DIR cannot be watched: reload with SIGHUP after a change');
+    }
+  }
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      process.off('SIGHUP', onHangup);
+      watcher?.close();
+      await reloader.close();
+      await snapshotSaved;
       await app.close();
       await admin?.close();
       await insight?.close();
@@ -166,5 +249,5 @@ export async function startServer(
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, adminUrl, close };
+  return { app, context, url: `http://${host}:${port}`, adminUrl, reload, close };
 }

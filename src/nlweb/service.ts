@@ -34,6 +34,13 @@ export interface AskServiceOptions {
   streaming?: Partial<StreamingOptions>;
   /** Distinct queries whose answers are kept (least recently used dropped first); 0 disables. */
   cacheSize?: number;
+  /**
+   * The index of this site's passages when it is already built (read from a snapshot): it must
+   * be `buildIndex` of these passages with this engine version. By default it is built here.
+   */
+  index?: SearchIndex;
+  /** The open-stream registry to share (a reloaded site keeps counting the streams already open). */
+  streams?: StreamRegistry;
 }
 
 /** Enough for the popular questions of a busy site at a few MB; each answer is ~10 KB. */
@@ -46,6 +53,8 @@ export interface AskService {
   readonly streaming: Readonly<StreamingOptions>;
   /** Open event streams (for limits and for tests that check streams end). */
   readonly streams: StreamRegistry;
+  /** The search index over the site's passages (to keep in a snapshot). */
+  readonly index: SearchIndex;
   /**
    * The answer to a valid query: same site and query give the same bytes, apart from
    * `_meta.request_id`.
@@ -167,14 +176,14 @@ export function createAskService(
   };
 
   const entries = new Map<string, Entry>();
-  const documents: SearchDocument[] = [];
-  for (const page of site.pages) {
-    for (const passage of page.passages) {
+  for (const page of site.pages)
+    for (const passage of page.passages)
       entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
-      documents.push(passageDocument(page, passage));
-    }
-  }
-  const index = buildIndex(documents);
+  const passageCount = entries.size;
+  // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
+  const index =
+    options.index ??
+    buildIndex(site.pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
 
   const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
@@ -214,7 +223,7 @@ export function createAskService(
         NOTHING_FOUND,
       );
     }
-    const hits = rankPassages(index, entries, text, maxResults, documents.length);
+    const hits = rankPassages(index, entries, text, maxResults, passageCount);
     const resources = hits.map(toResource);
     const top = hits[0];
     return cachedAnswer(
@@ -285,10 +294,11 @@ export function createAskService(
 
   return {
     pageCount: site.pages.length,
-    passageCount: documents.length,
+    passageCount,
     siteName,
     streaming,
-    streams: new StreamRegistry(streaming),
+    streams: options.streams ?? new StreamRegistry(streaming),
+    index,
     answer(query, requestId) {
       const cached = lookup(query);
       // A fresh array, so a caller that changes its answer cannot change the cached one.

@@ -32,3 +32,4 @@ export type { SearchOptions, SearchResult } from './search.js';
 export { makeSnippet, prepareSnippetText } from './snippet.js';
 export type { Highlight, PreparedText, Snippet, SnippetOptions } from './snippet.js';
 export { stemEnglish } from './stemmer.js';
+export { SEARCH_ENGINE_VERSION } from './version.js';

@@ -1,4 +1,4 @@
-import { encodePagePath, type Page, type Site } from '../content/index.js';
+import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
 import { escapeHtml } from './escape.js';
 import {
@@ -124,9 +124,10 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
           site.info.name,
         )}</h2>${renderCards(sections, 'h3')}</div></section>`
       : '';
+  const html = htmlOf(page);
   const body =
-    page.html.trim() !== ''
-      ? `<div class="container article-grid"><article class="prose">${page.html}</article></div>`
+    html.trim() !== ''
+      ? `<div class="container article-grid"><article class="prose">${html}</article></div>`
       : '';
   const closing = form
     ? `<div class="container">${formSection(view, page, form)}</div>`
@@ -170,6 +171,7 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
   const after = listing + (form && form.kind !== 'demo' ? formSection(view, page, form) : '');
   // A body that brings its own h1 is shown without the layout's page header (one h1 per page).
   const ownHeading = page.headings.some((heading) => heading.level === 1);
+  const html = htmlOf(page);
   return renderLayout({
     ...view,
     title: page.title,
@@ -178,9 +180,9 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
     ...(ownHeading
       ? {
           bare: true,
-          bodyHtml: `<div class="container article-grid${side ? ' has-side' : ''}"><div class="article-main"><article class="prose">${page.html}</article>${after}</div>${side ? `<div class="article-side">${side}</div>` : ''}</div>`,
+          bodyHtml: `<div class="container article-grid${side ? ' has-side' : ''}"><div class="article-main"><article class="prose">${html}</article>${after}</div>${side ? `<div class="article-side">${side}</div>` : ''}</div>`,
         }
-      : { bodyHtml: page.html, afterHtml: after, sideHtml: side, headerHtml: side ? JUMP_TO_DEMO_FORM : '' }),
+      : { bodyHtml: html, afterHtml: after, sideHtml: side, headerHtml: side ? JUMP_TO_DEMO_FORM : '' }),
     kind: kindOf(page, children.length > 0),
     headings: page.headings,
     markdownPath: markdownPathOf(page.url),

@@ -18,7 +18,7 @@ function project(): { root: string; builds(): number; ensure(): void } {
   writeFileSync(join(root, 'src', 'cli', 'main.ts'), 'export const a = 1;\n');
   writeFileSync(join(root, 'tsconfig.build.json'), '{}\n');
   const build =
-    "node -e \"const fs=require('fs');fs.mkdirSync('dist',{recursive:true});" +
+    "node -e \"const fs=require('fs');fs.mkdirSync('dist/cli',{recursive:true});fs.writeFileSync('dist/cli/main.js','');" +
     "fs.appendFileSync('builds.log','x')\" && node scripts/build-state.mjs stamp";
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'p', private: true, scripts: { build } }));
   return {
@@ -78,6 +78,17 @@ describe('npm start builds only when the sources changed (scripts/build-state.mj
     p.ensure();
     expect(p.builds()).toBe(1);
     rmSync(join(p.root, 'dist', '.build-stamp'));
+    p.ensure();
+    expect(p.builds()).toBe(2);
+  });
+
+  it('builds again when the entry point is gone although the stamp is there', () => {
+    const p = project();
+    roots.push(p.root);
+    p.ensure();
+    rmSync(join(p.root, 'dist', 'cli'), { recursive: true });
+    p.ensure();
+    expect(p.builds()).toBe(2);
     p.ensure();
     expect(p.builds()).toBe(2);
   });

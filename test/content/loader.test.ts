@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSite, markdownOf, type ContentProblem } from '../../src/content/index.js';
+import { htmlOf, loadSite, markdownOf, renderMarkdown, type ContentProblem } from '../../src/content/index.js';
 import { contentFolder, SITE_YAML } from './helpers.js';
 
 const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
@@ -10,6 +10,32 @@ const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter
 function located(problems: ContentProblem[]): string[] {
   return problems.map((problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`);
 }
+
+describe('htmlOf: the page HTML, rendered when asked for', () => {
+  it('is the HTML of the file with the title heading left out, wherever the heading was', async () => {
+    const bodies: Record<string, string> = {
+      'first.md': '# First\n\nText with [a link](second.md).\n\n## Part\n\nMore.\n',
+      // An ATX heading interrupts a paragraph: without it the two lines must not become one paragraph.
+      'middle.md': 'Lead line.\n# Middle\nNext line.\n\n# Another h1\n\nEnd.\n',
+      'setext.md': 'Setext title\n============\n\nBody.\n',
+      'second.md': '---\ntitle: Second\n---\n# Second\n\nOnly the body.\n',
+    };
+    const root = contentFolder(bodies);
+    const { site } = await loadSite(root);
+    for (const page of site.pages) {
+      const file = bodies[page.sourcePath]!.replace(/^---\n[^]*?\n---\n/, '');
+      const expected = renderMarkdown(file, {
+        sourcePath: page.sourcePath,
+        titleFromHeading: page.sourcePath !== 'second.md',
+        knownTitle: page.sourcePath === 'second.md' ? 'Second' : undefined,
+      }).html;
+      expect(htmlOf(page), page.sourcePath).toBe(expected);
+    }
+    expect(htmlOf(site.byUrl.get('/middle')!)).toBe(
+      '<p>Lead line.</p>\n<p>Next line.</p>\n<h2 id="another-h1">Another h1</h2>\n<p>End.</p>\n',
+    );
+  });
+});
 
 describe('loadSite: URLs and pages', () => {
   it('maps files to URLs, index.md to its folder, and sorts pages by URL byte order', async () => {
@@ -88,7 +114,7 @@ describe('loadSite: URLs and pages', () => {
     expect(security.frontMatter.hero).toBe('shield.svg');
     // With a front-matter title, a body h1 stays, as a section heading.
     expect(security.headings).toEqual([{ level: 2, text: 'Also a heading', anchor: 'also-a-heading' }]);
-    expect(security.html).toContain('<h2 id="also-a-heading">Also a heading</h2>');
+    expect(htmlOf(security)).toContain('<h2 id="also-a-heading">Also a heading</h2>');
     expect(security.markdown).toBe('# Also a heading\n\nBody text.\n');
   });
 
@@ -100,7 +126,7 @@ describe('loadSite: URLs and pages', () => {
     const { site } = await loadSite(root);
     const pricing = site.byUrl.get('/pricing')!;
     expect(pricing.headings).toEqual([{ level: 2, text: 'Team', anchor: 'team' }]);
-    expect(pricing.html).toBe('<p>Plans.</p>\n<h2 id="team">Team</h2>\n<p>For teams.</p>\n');
+    expect(htmlOf(pricing)).toBe('<p>Plans.</p>\n<h2 id="team">Team</h2>\n<p>For teams.</p>\n');
     expect(pricing.markdown).toBe('Plans.\n\n## Team\n\nFor teams.\n');
     expect(markdownOf(pricing)).toBe('# Pricing\n\nPlans.\n\n## Team\n\nFor teams.\n');
   });
@@ -128,8 +154,8 @@ describe('loadSite: URLs and pages', () => {
     expect(grep.title).toBe('grep');
     expect(grep.description).toBe('Find patterns in files. More information: https://example.com/grep.');
     expect(grep.markdown.startsWith('> Find patterns')).toBe(true);
-    expect(grep.html).not.toContain('<h1');
-    expect(grep.html).not.toContain('>grep</h');
+    expect(htmlOf(grep)).not.toContain('<h1');
+    expect(htmlOf(grep)).not.toContain('>grep</h');
     // The description came from the body, so the twin does not repeat it.
     expect(markdownOf(grep)).toBe(
       '# grep\n\n> Find patterns in files.\n> More information: <https://example.com/grep>.\n\n- Search a file:\n\n`grep {{pattern}} {{path}}`\n',
@@ -234,7 +260,7 @@ describe('loadSite: URLs and pages', () => {
       'docs/setup.md': '# Setup\n\n## Install\n\nRun it.\n',
     });
     const { site, problems } = await loadSite(root);
-    expect(site.byUrl.get('/docs/')!.html).toContain('<a href="/docs/setup#install">setup</a>');
+    expect(htmlOf(site.byUrl.get('/docs/')!)).toContain('<a href="/docs/setup#install">setup</a>');
     expect(located(problems)).toEqual([
       'docs/index.md:5: warning: the link to docs/missing.md leads nowhere: there is no such page in the content folder',
     ]);

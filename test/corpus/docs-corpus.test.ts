@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSite, markdownOf } from '../../src/content/index.js';
+import { htmlOf, loadSite, markdownOf } from '../../src/content/index.js';
 import { BUNDLED_CONTENT, contentFolder, DOCS_CORPUS } from '../content/helpers.js';
 
 function requireFolder(path: string, what: string): void {
@@ -26,8 +26,8 @@ describe('real Markdown written by others', () => {
       true,
     );
     expect(tar.description.length).toBeLessThanOrEqual(160);
-    expect(tar.html).not.toContain('<h1');
-    expect(tar.html).toContain('<code>tar cf {{path/to/target.tar}}');
+    expect(htmlOf(tar)).not.toContain('<h1');
+    expect(htmlOf(tar)).toContain('<code>tar cf {{path/to/target.tar}}');
     expect(tar.passages).toHaveLength(1);
     expect(tar.passages[0]!.text).toContain('tar xvf {{path/to/source.tar[.gz|.bz2|.xz]}}');
     expect(markdownOf(tar).startsWith('# tar\n\n> Archiving utility.\n')).toBe(true);
@@ -46,7 +46,7 @@ describe('real Markdown written by others', () => {
     const auth = site.byUrl.get('/Authentication_Cheat_Sheet')!;
     expect(auth.title).toBe('Authentication Cheat Sheet');
     expect(auth.headings[0]).toEqual({ level: 2, text: 'Introduction', anchor: 'introduction' });
-    expect(auth.html).toContain(
+    expect(htmlOf(auth)).toContain(
       '<a href="/Session_Management_Cheat_Sheet">Session Management Cheat Sheet</a>',
     );
     const anchors = auth.headings.map((h) => h.anchor);
@@ -59,7 +59,7 @@ describe('real Markdown written by others', () => {
     ]);
     // A link to a section of another sheet lands on an anchor that sheet really has.
     const validation = site.byUrl.get('/Input_Validation_Cheat_Sheet')!;
-    expect(auth.html).toContain('href="/Input_Validation_Cheat_Sheet#email-address-validation"');
+    expect(htmlOf(auth)).toContain('href="/Input_Validation_Cheat_Sheet#email-address-validation"');
     expect(validation.headings.some((h) => h.anchor === 'email-address-validation')).toBe(true);
     for (const passage of auth.passages) {
       expect(passage.text).not.toMatch(/\*\*|\]\(|^#+ /m);
@@ -104,7 +104,7 @@ describe('the bundled sample site', () => {
   it('links to sections of its pages only with anchors those pages have', async () => {
     const { site } = await loadSite(BUNDLED_CONTENT);
     for (const page of site.pages)
-      for (const match of page.html.matchAll(/href="(\/[^"#?]*)(?:#([^"]*))?"/g)) {
+      for (const match of htmlOf(page).matchAll(/href="(\/[^"#?]*)(?:#([^"]*))?"/g)) {
         const target = site.byUrl.get(decodeURIComponent(match[1]!));
         // Links outside the pages (the API docs, discovery files) are served by other rooms.
         if (!target) continue;

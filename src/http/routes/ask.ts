@@ -60,7 +60,7 @@ function errorAnswer(requestId: string, status: number, text: string): NlWebResp
  * body too large, other content types), are NLWeb responses whose text item says what to fix.
  */
 export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { ask, config, insight } = context;
+  const { config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
   setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
@@ -99,6 +99,8 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
         );
     }
 
+    // Read once: a content reload may replace the service while this request is answered.
+    const ask = context.ask;
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     // Counted once answered (the summary comes from the answer just cached); HEAD asks nothing.
     const counted = () => {
@@ -132,6 +134,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     answer: NlWebResponse,
     release: () => void,
   ) => {
+    const { ask } = context;
     // Hijacked responses skip onSend hooks: EventStream writes the security and CORS headers itself.
     reply.hijack();
     const stream = new EventStream(reply.raw, {

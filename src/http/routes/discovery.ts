@@ -7,8 +7,10 @@ import {
   type DiscoveryInput,
   type ServedDocument,
 } from '../../discovery/index.js';
+import type { Site } from '../../content/index.js';
 import { markdownPathOf, renderLayout } from '../../site/index.js';
 import type { AppContext } from '../app.js';
+import type { ContentGeneration } from '../live-content.js';
 import { sendError } from '../errors.js';
 
 /** The documents are public and read-only: any origin may read them, without credentials. */
@@ -38,21 +40,19 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
 }
 
-function serve(document: ServedDocument) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers({
-      ...CORS_HEADERS,
-      ...document.headers,
-      'cache-control': DISCOVERY_CACHE_CONTROL,
-      etag: document.etag,
-    });
-    if (ifNoneMatchMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
-    return reply.type(document.contentType).send(document.body);
-  };
+function send(request: FastifyRequest, reply: FastifyReply, document: ServedDocument) {
+  reply.headers({
+    ...CORS_HEADERS,
+    ...document.headers,
+    'cache-control': DISCOVERY_CACHE_CONTROL,
+    etag: document.etag,
+  });
+  if (ifNoneMatchMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
+  return reply.type(document.contentType).send(document.body);
 }
 
 /** The values the documents are generated from, taken from the running server's own rooms. */
-export function discoveryInputOf(context: AppContext): DiscoveryInput {
+export function discoveryInputOf(context: Pick<AppContext, 'config' | 'site' | 'ask'>): DiscoveryInput {
   const { config, site, ask } = context;
   return {
     publicBaseUrl: config.publicBaseUrl,
@@ -75,24 +75,52 @@ export function discoveryInputOf(context: AppContext): DiscoveryInput {
 }
 
 /**
- * Serves every discovery document from bytes built once at start-up, with a strong ETag, GET and
+ * Serves every discovery document from bytes built once per site, with a strong ETag, GET and
  * HEAD, open CORS and a short public cache; adds the RFC 9727 `api-catalog` link to the home page.
+ *
+ * A content reload brings a new site: its documents are built before it is served (the server's
+ * LiveContent calls `prepare`), and each request reads the documents of the site serving then.
+ * A fixed `bundle` (tests) is served whatever the site.
  */
 export async function registerDiscoveryRoutes(
   app: FastifyInstance,
   context: AppContext,
-  bundle: DiscoveryBundle = buildDiscoveryBundle(discoveryInputOf(context)),
+  bundle?: DiscoveryBundle,
 ): Promise<void> {
+  const bundles = new WeakMap<Site, DiscoveryBundle>();
+  const bundleOf = (generation: ContentGeneration): DiscoveryBundle => {
+    if (bundle) return bundle;
+    let built = bundles.get(generation.site);
+    if (built === undefined) {
+      built = buildDiscoveryBundle(discoveryInputOf({ config: context.config, ...generation }));
+      bundles.set(generation.site, built);
+    }
+    return built;
+  };
+  const current = () => bundleOf({ site: context.site, ask: context.ask });
+  context.content?.onPrepare((next) => void bundleOf(next));
+
   const routeConfig = { errorShape: 'envelope' as const };
-  for (const document of bundle.documents.values()) {
-    app.get(document.path, { config: routeConfig }, serve(document));
-    app.options(document.path, { config: routeConfig }, async (_request, reply) =>
+  const serveCurrent = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    const document = current().documents.get(path);
+    if (!document) return sendError(request, reply, 404, endpointNotFoundBody(request.method, path));
+    return send(request, reply, document);
+  };
+  for (const path of current().documents.keys()) {
+    app.get(path, { config: routeConfig }, serveCurrent);
+    app.options(path, { config: routeConfig }, async (_request, reply) =>
       reply.code(204).headers(PREFLIGHT_HEADERS).send(),
     );
   }
+  // A reload can add sitemap files (one per 50,000 URLs): their addresses are served from whichever site is current.
+  if (!app.hasRoute({ method: 'GET', url: SITEMAP_PART_ROUTE }))
+    app.get(SITEMAP_PART_ROUTE, { config: routeConfig }, serveCurrent);
 
   // An unknown skill is a 404 in the API's error envelope, whatever the client accepts.
   app.get(`${SKILLS_ROOT}:name/SKILL.md`, { config: routeConfig }, async (request, reply) =>
     sendError(request, reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!)),
   );
 }
+
+const SITEMAP_PART_ROUTE = '/sitemaps/:file';

@@ -11,7 +11,7 @@ import {
   type LeadRequest,
   type SuggestionRequest,
 } from '../../contract/index.js';
-import { encodePagePath, type Page } from '../../content/index.js';
+import { encodePagePath, type Page, type Site } from '../../content/index.js';
 import { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from '../../site/forms.js';
 import { matchesEtag, prefersMarkdown } from '../../site/negotiation.js';
 import {
@@ -25,7 +25,7 @@ import {
   type SiteView,
 } from '../../site/pages.js';
 import { demoPathOf } from '../../site/paths.js';
-import { HTML_TYPE, renderSite, type Representation } from '../../site/render-cache.js';
+import { HTML_TYPE, renderSite, type RenderedSite, type Representation } from '../../site/render-cache.js';
 import { searchForPage } from '../../site/search.js';
 import { siteAssets } from '../../site/assets.js';
 import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../submissions/index.js';
@@ -129,11 +129,21 @@ function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMet
  * pages. The content catch-all is registered last and hands unknown paths to the not-found handler.
  */
 export async function registerSiteRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
-  const { site } = context;
   const homeCatalogLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
-  // Every page is rendered once, on its first request; later requests are answered from those bytes.
-  const rendered = renderSite(site, context.config.publicBaseUrl);
-  const view = (): SiteView => ({ site, publicBaseUrl: context.config.publicBaseUrl });
+  // Every page is rendered once, on its first request; later requests are answered from those
+  // bytes. A reload brings a new site, and with it new (empty) render caches; each request reads
+  // the site once, so it is answered wholly from the old site or wholly from the new one.
+  const renderedSites = new WeakMap<Site, RenderedSite>();
+  const renderedOf = (site: Site): RenderedSite => {
+    let rendered = renderedSites.get(site);
+    if (rendered === undefined) {
+      rendered = renderSite(site, context.config.publicBaseUrl);
+      renderedSites.set(site, rendered);
+    }
+    return rendered;
+  };
+  context.content?.onPrepare((next) => void renderedOf(next.site));
+  const view = (): SiteView => ({ site: context.site, publicBaseUrl: context.config.publicBaseUrl });
 
   setErrorRenderer(app, 'html', (request, reply, status, body) => {
     const path = decodedPath(request) ?? '/';
@@ -173,15 +183,15 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
 
   /** The page a form is re-rendered on: the page it was sent from when that page carries it. */
   const formPageFor = (kind: FormKind, values: Record<string, string>): Page | null => {
-    const from = values.sourcePage ? site.byUrl.get(values.sourcePage) : undefined;
+    const from = values.sourcePage ? context.site.byUrl.get(values.sourcePage) : undefined;
     if (from?.form === kind) return from;
-    if (kind === 'demo') return site.pages.find((page) => page.form === 'demo') ?? null;
+    if (kind === 'demo') return context.site.pages.find((page) => page.form === 'demo') ?? null;
     const audiencePage =
       values.companyType === 'cro' || values.companyType === 'research-site'
-        ? site.byUrl.get(SOLUTION_PAGE_BY_COMPANY_TYPE[values.companyType])
+        ? context.site.byUrl.get(SOLUTION_PAGE_BY_COMPANY_TYPE[values.companyType])
         : undefined;
     if (audiencePage?.form === 'suggestion') return audiencePage;
-    return site.pages.find((page) => page.form === 'suggestion') ?? null;
+    return context.site.pages.find((page) => page.form === 'suggestion') ?? null;
   };
 
   const renderFormPage = (kind: FormKind, state: FormState): string => {
@@ -233,7 +243,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     } catch (error) {
       request.log.error(describeError(error), 'form submission not stored');
       reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
-      const mailbox = site.info.salesEmail ? ` or write to ${site.info.salesEmail}` : '';
+      const mailbox = context.site.info.salesEmail ? ` or write to ${context.site.info.salesEmail}` : '';
       return sendHtml(
         reply,
         500,
@@ -246,7 +256,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     }
     const query = new URLSearchParams();
     if (provider === 'mailto') query.set('via', 'mailto');
-    if (values.sourcePage && site.byUrl.has(values.sourcePage)) query.set('from', values.sourcePage);
+    if (values.sourcePage && context.site.byUrl.has(values.sourcePage)) query.set('from', values.sourcePage);
     const search = query.size > 0 ? `?${query.toString()}` : '';
     // POST-redirect-GET: reloading the confirmation does not send the form again.
     return reply
@@ -282,12 +292,12 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
             problems: [],
           }),
         );
-      const page = kind === 'demo' ? demoPathOf(site) : formPageFor('suggestion', {})?.url;
+      const page = kind === 'demo' ? demoPathOf(context.site) : formPageFor('suggestion', {})?.url;
       const target = page ? `${encodePagePath(page)}#${FORM_ANCHORS[kind]}` : '/';
       return reply.code(303).header('location', target).send();
     });
     app.get(`${FORM_ACTIONS[kind]}/sent`, HTML_ROUTE, (request, reply) => {
-      const from = site.byUrl.get(queryParam(request, 'from')) ?? null;
+      const from = context.site.byUrl.get(queryParam(request, 'from')) ?? null;
       const html = renderConfirmationPage(view(), kind, `${FORM_ACTIONS[kind]}/sent`, {
         mailto: queryParam(request, 'via') === 'mailto',
         from,
@@ -304,6 +314,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     const path = decodedPath(request);
     if (path === null) return reply.callNotFound();
 
+    const rendered = renderedOf(context.site);
     const page = rendered.byPath.get(path);
     if (page) {
       const linkValues = page.markdownPath

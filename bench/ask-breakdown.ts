@@ -1,0 +1,105 @@
+/**
+ * What one never-asked GET /ask costs on the server, by step, measured in-process on the same
+ * questions (mean microseconds per request):
+ *
+ * - parse: the query string → a validated query (parseQueryString + parseAskQueryString);
+ * - rank: the ranking the service asks the index for (search with 3 × max_results, before the
+ *   per-page cap);
+ * - snippets: the rest of building the answer (per-page cap, snippets, names, summary): the whole
+ *   answer (answerBody, answer cache off) minus rank and serialise;
+ * - serialise: JSON.stringify of the answer's content (done once per answer, then cached as bytes);
+ * - write: writeHead + end of the answer bytes on a real keep-alive socket (node:http), timed in
+ *   the request handler.
+ */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
+import type { Site } from '../src/content/index.js';
+import { parseQueryString } from '../src/http/query-string.js';
+import { createAskService, parseAskQueryString } from '../src/nlweb/index.js';
+import { search } from '../src/search/index.js';
+
+export interface AskBreakdown {
+  site: string;
+  questions: number;
+  /** Mean microseconds per request. */
+  parseUs: number;
+  rankUs: number;
+  snippetsUs: number;
+  serialiseUs: number;
+  writeUs: number;
+  /** parse + the whole answer + write. */
+  totalUs: number;
+  answerBytes: number;
+}
+
+const mean = (total: number, n: number) => (total / n) * 1000;
+
+export async function measureAskBreakdown(
+  label: string,
+  site: Site,
+  questions: string[],
+): Promise<AskBreakdown> {
+  const n = questions.length;
+  const query = (text: string) => ({ text, maxResults: DEFAULT_MAX_RESULTS, conversationId: null });
+  const ask = createAskService(site, 'http://127.0.0.1:3000', { cacheSize: 0 });
+  // Warm up the code paths (and the bounded cache of analysed passages, as in a running server).
+  for (const text of questions.slice(0, 200)) ask.answerBody(query(text), 'warm-up');
+
+  const urls = questions.map((text) => `query=${encodeURIComponent(text)}`);
+  let t = performance.now();
+  for (const url of urls) parseAskQueryString(parseQueryString(url));
+  const parseMs = performance.now() - t;
+
+  t = performance.now();
+  for (const text of questions) search(ask.index, text, { limit: DEFAULT_MAX_RESULTS * 3 });
+  const rankMs = performance.now() - t;
+
+  const answers = questions.map((text) => ask.answer(query(text), 'r'));
+  t = performance.now();
+  for (const answer of answers) JSON.stringify(answer.content);
+  const serialiseMs = performance.now() - t;
+
+  let bytes = 0;
+  const bodies: Buffer[] = [];
+  t = performance.now();
+  for (const text of questions) bodies.push(ask.answerBody(query(text), 'r'));
+  const answerMs = performance.now() - t;
+  for (const body of bodies) bytes += body.length;
+
+  const writeMs = await measureWrites(bodies);
+  return {
+    site: label,
+    questions: n,
+    parseUs: mean(parseMs, n),
+    rankUs: mean(rankMs, n),
+    snippetsUs: mean(Math.max(0, answerMs - rankMs - serialiseMs), n),
+    serialiseUs: mean(serialiseMs, n),
+    writeUs: mean(writeMs, n),
+    totalUs: mean(parseMs + answerMs + writeMs, n),
+    answerBytes: bytes / n,
+  };
+}
+
+/** Sends each body once over one keep-alive connection; returns the handler's writing time in total (ms). */
+async function measureWrites(bodies: Buffer[]): Promise<number> {
+  let writing = 0;
+  let next = 0;
+  const server = createServer((_req, res) => {
+    const body = bodies[next++ % bodies.length]!;
+    const t = performance.now();
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+    writing += performance.now() - t;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    for (let i = 0; i < bodies.length; i++) await (await fetch(`http://127.0.0.1:${port}/ask`)).arrayBuffer();
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return writing;
+}

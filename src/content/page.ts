@@ -1,0 +1,119 @@
+/** One Markdown file → one Page: front matter, rendering, title, passages. Pure; runs in parse workers too. */
+
+import { readPageFields, splitFrontMatter, type LineProblem } from './front-matter.js';
+import { renderMarkdown } from './markdown.js';
+import { summarize } from './summary.js';
+import type { Page, Passage } from './types.js';
+import { urlForSourcePath } from './urls.js';
+
+export interface SourceFile {
+  sourcePath: string;
+  text: string;
+  /** The file's modification day (YYYY-MM-DD, UTC). */
+  modifiedDay: string;
+}
+
+export interface PageOptions {
+  /** Element ids the page layout itself uses; see LoadOptions. */
+  reservedAnchors?: readonly string[];
+}
+
+/** One file → one page, or null when an error makes the page unusable. */
+export function buildPage(
+  file: SourceFile,
+  sourceSet: ReadonlySet<string>,
+  options: PageOptions,
+  report: (problem: LineProblem) => void,
+): Page | null {
+  const split = splitFrontMatter(file.text);
+  for (const problem of split.problems) report(problem);
+  if (split.data === null) return null;
+  const { fields, problems } = readPageFields(split.data, split.keyLines);
+  for (const problem of problems) report(problem);
+
+  const rendered = renderMarkdown(split.body, {
+    sourcePath: file.sourcePath,
+    titleFromHeading: fields.title === null,
+    knownTitle: fields.title ?? undefined,
+    reservedAnchors: options.reservedAnchors,
+  });
+  const title = fields.title ?? rendered.headingTitle;
+  if (title === null) {
+    report({
+      line: 1,
+      message:
+        'the page has no title: add "title: …" to the front matter or start the text with a "# Title" heading. The page is skipped',
+      severity: 'error',
+    });
+    return null;
+  }
+  for (const link of rendered.links)
+    if (!sourceSet.has(link.targetSourcePath))
+      report({
+        line: link.line === null ? null : split.bodyStartLine + link.line,
+        message: `the link to ${link.targetSourcePath} leads nowhere: there is no such page in the content folder`,
+        severity: 'warning',
+      });
+
+  const url = urlForSourcePath(file.sourcePath);
+  const description = fields.description ?? summarize(rendered.leadParagraph);
+  return {
+    url,
+    sourcePath: file.sourcePath,
+    title,
+    description,
+    date: fields.date,
+    lastModified: fields.updated ?? fields.date ?? file.modifiedDay,
+    tags: fields.tags,
+    nav: fields.nav,
+    order: fields.order,
+    form: fields.form,
+    markdown: removeLines(split.body, rendered.headingTitleLines),
+    headings: rendered.headings,
+    passages: buildPassages(url, title, description, rendered.sections),
+    frontMatter: split.data,
+  };
+}
+
+/**
+ * The body without the heading that became the title, so a Markdown twin does not repeat it. A
+ * heading inside the text leaves an empty line, so the blocks around it stay apart (a paragraph
+ * before it and one after do not merge): rendering this body gives the page's HTML (htmlOf).
+ */
+function removeLines(body: string, lines: [number, number] | null): string {
+  if (!lines) return body;
+  const all = body.split('\n');
+  all.splice(lines[0], lines[1] - lines[0], '');
+  return all.join('\n').replace(/^\s*\n/, '');
+}
+
+function buildPassages(
+  url: string,
+  title: string,
+  description: string,
+  sections: ReturnType<typeof renderMarkdown>['sections'],
+): Passage[] {
+  const passages: Passage[] = [];
+  let sectionHeading: string | null = null;
+  for (const section of sections) {
+    let headingPath: string[];
+    if (section.heading === null) headingPath = [title];
+    else if (section.level === 2) {
+      sectionHeading = section.heading;
+      headingPath = [title, section.heading];
+    } else headingPath = sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
+    if (section.text === '') continue;
+    passages.push({
+      key: section.anchor === null ? url : `${url}#${section.anchor}`,
+      pageUrl: url,
+      anchor: section.anchor,
+      headingPath,
+      text: section.text,
+    });
+  }
+  // Every page stays findable, even one that is only a title and a description.
+  if (passages.length === 0)
+    passages.push({ key: url, pageUrl: url, anchor: null, headingPath: [title], text: description || title });
+  return passages;
+}
+

@@ -1,0 +1,112 @@
+/**
+ * Builds pages from read files, in worker threads for a large folder: Markdown parsing is most of
+ * a cold start, and it is independent per file. The main thread builds a share too, so with n
+ * workers the work is split n + 1 ways. Results are put back in file order, so the Site is the same
+ * whatever the number of workers.
+ */
+
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { LineProblem } from './front-matter.js';
+import { buildPage, type PageOptions, type SourceFile } from './page.js';
+import type { ContentProblem, Page } from './types.js';
+
+/** Below this many files a worker's start-up (~50 ms: a thread, an isolate, markdown-it) is not repaid. */
+export const MIN_FILES_FOR_WORKERS = 400;
+
+export interface BuiltPages {
+  /** In file order; files whose page had an error are missing. */
+  pages: Page[];
+  problems: ContentProblem[];
+}
+
+/** What a parse worker is sent, and answers. */
+export interface ParseJob {
+  files: SourceFile[];
+  sourcePaths: string[];
+  options: PageOptions;
+}
+
+export function defaultWorkerCount(fileCount: number): number {
+  return fileCount < MIN_FILES_FOR_WORKERS ? 0 : Math.max(0, availableParallelism() - 1);
+}
+
+/** Builds the pages of `job` on this thread. */
+export function buildPagesHere(job: ParseJob): BuiltPages {
+  const sourceSet = new Set(job.sourcePaths);
+  const pages: Page[] = [];
+  const problems: ContentProblem[] = [];
+  for (const file of job.files) {
+    const report = (problem: LineProblem) => problems.push({ file: file.sourcePath, ...problem });
+    const page = buildPage(file, sourceSet, job.options, report);
+    if (page) pages.push(page);
+  }
+  return { pages, problems };
+}
+
+export async function buildPages(
+  files: SourceFile[],
+  sourcePaths: string[],
+  options: PageOptions & { workers?: number },
+): Promise<BuiltPages> {
+  const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
+  const workers = Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
+  if (workers === 0) return buildPagesHere({ files, sourcePaths, options: pageOptions });
+
+  // Contiguous shares of about equal text length (a few long pages must not land in one share).
+  const shares = splitByLength(files, workers + 1);
+  const remote = shares.slice(1).map((share) => runWorker({ files: share, sourcePaths, options: pageOptions }));
+  const local = buildPagesHere({ files: shares[0]!, sourcePaths, options: pageOptions });
+  const results = [local, ...(await Promise.all(remote))];
+  return {
+    pages: results.flatMap((result) => result.pages),
+    problems: results.flatMap((result) => result.problems),
+  };
+}
+
+function splitByLength(files: SourceFile[], parts: number): SourceFile[][] {
+  let total = 0;
+  for (const file of files) total += file.text.length + 200;
+  const shares: SourceFile[][] = [[]];
+  let filled = 0;
+  for (const file of files) {
+    const share = shares[shares.length - 1]!;
+    share.push(file);
+    filled += file.text.length + 200;
+    if (shares.length < parts && filled >= (total * shares.length) / parts) shares.push([]);
+  }
+  while (shares.length < parts) shares.push([]);
+  return shares;
+}
+
+/**
+ * Starts the worker module `name` next to the module at `besideUrl` (an `import.meta.url`): the
+ * built `.js`, or the `.ts` source through tsx when running from source (tests, benches).
+ */
+export function startModuleWorker(besideUrl: string, name: string, workerData: unknown): Worker {
+  const fromSource = besideUrl.endsWith('.ts');
+  const url = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, besideUrl);
+  // Node 20 does not pass `--import tsx` hooks on to a worker: the source worker registers them itself.
+  return fromSource
+    ? new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); })`,
+        { eval: true, workerData },
+      )
+    : new Worker(url, { workerData });
+}
+
+function runWorker(job: ParseJob): Promise<BuiltPages> {
+  return new Promise((resolve, reject) => {
+    const worker = startModuleWorker(import.meta.url, 'parse-worker', job);
+    let answered = false;
+    worker.once('message', (result: BuiltPages) => {
+      answered = true;
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`the page-building worker exited with code ${code} before answering`));
+    });
+  });
+}

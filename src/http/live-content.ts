@@ -1,0 +1,395 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import {
+  buildSite,
+  CONTENT_MODEL_VERSION,
+  MIN_FILES_FOR_WORKERS,
+  readContent,
+  startModuleWorker,
+  type ContentFiles,
+  type ContentProblem,
+  type Page,
+  type Site,
+  type SiteInfo,
+} from '../content/index.js';
+import { createAskService, type AskService, type StreamRegistry } from '../nlweb/index.js';
+import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
+import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
+
+/** A site and the ask service built from it: what a content reload replaces, as one. */
+export interface ContentGeneration {
+  readonly site: Site;
+  readonly ask: AskService;
+}
+
+/**
+ * The content being served, replaced as a whole by a reload. A new generation is built beside the
+ * one serving (pages, index, then whatever the routes derive from it: discovery documents, render
+ * caches) and swapped in by one assignment, so a request sees the old site or the new one, never
+ * a mix. Nothing keeps a reference to an old generation once its requests end: its memory is freed.
+ */
+export class LiveContent {
+  #current: ContentGeneration;
+  #generation = 1;
+  readonly #preparers: ((next: ContentGeneration) => void)[] = [];
+
+  constructor(initial: ContentGeneration) {
+    this.#current = initial;
+  }
+
+  get current(): ContentGeneration {
+    return this.#current;
+  }
+
+  /** 1 for the content loaded at start-up, then one more for each swap. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * Work done on every new generation before it is served (building documents derived from the
+   * site), so the first requests after a swap are as fast as the ones before, and an error while
+   * deriving them leaves the old generation serving.
+   */
+  onPrepare(prepare: (next: ContentGeneration) => void): void {
+    this.#preparers.push(prepare);
+  }
+
+  /** Prepares `next`, then serves it. Throws (still serving the current one) when preparing fails. */
+  swap(next: ContentGeneration): void {
+    for (const prepare of this.#preparers) prepare(next);
+    this.#current = next;
+    this.#generation += 1;
+  }
+}
+
+/** The snapshot of the loaded site and its index, in DATA_DIR. */
+export const SNAPSHOT_FILE = 'content-snapshot.bin';
+
+/** What the snapshot holds: the built site without its URL map, its problems and its index. */
+export interface ContentSnapshot {
+  info: SiteInfo;
+  pages: Page[];
+  problems: ContentProblem[];
+  index: SearchIndex;
+}
+
+export interface LoadedContent {
+  generation: ContentGeneration;
+  problems: ContentProblem[];
+  /** The content hash (see readContent): equal hashes, equal sites. */
+  contentHash: string;
+  /** 'snapshot' when the site and index came from DATA_DIR's snapshot; 'built' otherwise. */
+  source: 'snapshot' | 'built';
+  /** Why the snapshot was not used (absent, stale, corrupt), when it was not. */
+  snapshotRejected: string | null;
+  timings: { readMs: number; buildMs: number; indexMs: number; totalMs: number };
+  /** Saves the snapshot of a built load (nothing to do for one read from the snapshot). */
+  saveSnapshot(): Promise<void>;
+}
+
+export interface LoadContentOptions {
+  /** The streams registry of the service being replaced, so open streams stay counted. */
+  streams?: StreamRegistry;
+  /** Skip building when the content hash equals this (a reload with nothing changed). */
+  unlessHash?: string;
+  /**
+   * Parse and index in a worker thread (the main thread keeps serving, and the build's garbage
+   * stays out of its heap). Default: for folders of MIN_FILES_FOR_WORKERS files or more.
+   */
+  buildInWorker?: boolean;
+}
+
+/** What a content snapshot must have been made from to be used. */
+export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
+  contentHash,
+  searchEngineVersion: SEARCH_ENGINE_VERSION,
+  contentModelVersion: CONTENT_MODEL_VERSION,
+});
+
+/**
+ * Reads CONTENT_DIR and builds a generation: from DATA_DIR's snapshot when it was made from the
+ * same content by the same engine, else by parsing (worker threads) and indexing. Null when
+ * `unlessHash` matched.
+ */
+export async function loadContent(
+  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+  logger: Logger,
+  options: LoadContentOptions = {},
+): Promise<LoadedContent | null> {
+  const started = performance.now();
+  const files = await readContent(config.contentDir);
+  if (options.unlessHash === files.hash) return null;
+  const readMs = performance.now() - started;
+  const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
+  const key = contentSnapshotKey(files.hash);
+  const serviceOptions = { streams: options.streams };
+
+  const stored = files.exists
+    ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
+    : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
+  if (stored.ok) {
+    const { info, pages, problems, index } = stored.value;
+    const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
+    const restored = performance.now();
+    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index });
+    const done = performance.now();
+    return {
+      generation: { site, ask },
+      problems,
+      contentHash: files.hash,
+      source: 'snapshot',
+      snapshotRejected: null,
+      timings: {
+        readMs,
+        buildMs: restored - started - readMs,
+        indexMs: done - restored,
+        totalMs: done - started,
+      },
+      saveSnapshot: async () => {},
+    };
+  }
+  if (stored.reason !== 'missing')
+    logger.warn(
+      { snapshot: snapshotFile, reason: stored.reason },
+      `content snapshot not used: ${stored.detail}`,
+    );
+
+  const useWorker = options.buildInWorker ?? files.files.length >= MIN_FILES_FOR_WORKERS;
+  const snapshotTarget = files.exists ? snapshotFile : null;
+  if (useWorker) {
+    const job: GenerationJob = {
+      content: files,
+      publicBaseUrl: config.publicBaseUrl,
+      snapshotFile: snapshotTarget,
+      snapshotKey: key,
+    };
+    const { snapshot, saved } = await buildGenerationInWorker(job);
+    const received = performance.now();
+    const site: Site = {
+      info: snapshot.info,
+      pages: snapshot.pages,
+      byUrl: new Map(snapshot.pages.map((page) => [page.url, page])),
+    };
+    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index: snapshot.index });
+    const done = performance.now();
+    let logged: Promise<void> | null = null;
+    return {
+      generation: { site, ask },
+      problems: snapshot.problems,
+      contentHash: files.hash,
+      source: 'built',
+      snapshotRejected: stored.detail,
+      // The worker parses and indexes; buildMs is all of it, up to the main thread's copy.
+      timings: {
+        readMs,
+        buildMs: received - started - readMs,
+        indexMs: done - received,
+        totalMs: done - started,
+      },
+      saveSnapshot: () =>
+        (logged ??= saved.then((result) => {
+          if (result === null) return;
+          if ('bytes' in result)
+            logger.info({ snapshot: snapshotFile, bytes: result.bytes }, 'content snapshot saved');
+          else
+            logger.warn(
+              { snapshot: snapshotFile, error: result.message },
+              'content snapshot could not be saved',
+            );
+        })),
+    };
+  }
+
+  const built = await buildSite(files);
+  const parsed = performance.now();
+  const ask = createAskService(built.site, config.publicBaseUrl, serviceOptions);
+  const done = performance.now();
+  let saved: Promise<void> | null = null;
+  return {
+    generation: { site: built.site, ask },
+    problems: built.problems,
+    contentHash: files.hash,
+    source: 'built',
+    snapshotRejected: stored.detail,
+    timings: { readMs, buildMs: parsed - started - readMs, indexMs: done - parsed, totalMs: done - started },
+    saveSnapshot: () =>
+      (saved ??= (async () => {
+        if (snapshotTarget === null) return;
+        const snapshot: ContentSnapshot = {
+          info: built.site.info,
+          pages: built.site.pages,
+          problems: built.problems,
+          index: ask.index,
+        };
+        try {
+          const bytes = await writeSnapshot(snapshotTarget, key, snapshot);
+          logger.info({ snapshot: snapshotFile, bytes }, 'content snapshot saved');
+        } catch (error) {
+          // The server works without it; the next start builds again.
+          logger.warn({ err: error, snapshot: snapshotFile }, 'content snapshot could not be saved');
+        }
+      })()),
+  };
+}
+
+/** What the generation worker is given. */
+export interface GenerationJob {
+  content: ContentFiles;
+  publicBaseUrl: string;
+  /** Where the worker writes the snapshot after answering; null for none. */
+  snapshotFile: string | null;
+  snapshotKey: SnapshotKey;
+}
+
+/** What it answers: the generation's data, then whether the snapshot was written. */
+export type GenerationMessage =
+  | { kind: 'built'; snapshot: ContentSnapshot }
+  | { kind: 'saved'; bytes: number }
+  | { kind: 'not-saved'; message: string }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Runs generation-worker.ts: resolves with the built data as soon as it arrives; `saved` resolves
+ * once the worker has written the snapshot (or failed to), and the worker has exited.
+ */
+function buildGenerationInWorker(
+  job: GenerationJob,
+): Promise<{ snapshot: ContentSnapshot; saved: Promise<{ bytes: number } | { message: string } | null> }> {
+  return new Promise((resolve, reject) => {
+    const worker = startModuleWorker(import.meta.url, 'generation-worker', job);
+    let settleSaved: (result: { bytes: number } | { message: string } | null) => void = () => undefined;
+    const saved = new Promise<{ bytes: number } | { message: string } | null>((done) => (settleSaved = done));
+    let built = false;
+    worker.on('message', (message: GenerationMessage) => {
+      if (message.kind === 'built') {
+        built = true;
+        resolve({ snapshot: message.snapshot, saved });
+        if (job.snapshotFile === null) void worker.terminate();
+      } else if (message.kind === 'failed') reject(new Error(`building the site failed: ${message.message}`));
+      else {
+        settleSaved(message.kind === 'saved' ? { bytes: message.bytes } : { message: message.message });
+        void worker.terminate();
+      }
+    });
+    worker.once('error', (error) => {
+      if (!built) reject(error);
+      settleSaved({ message: error.message });
+    });
+    worker.once('exit', (code) => {
+      if (!built) reject(new Error(`the site-building worker exited with code ${code} before answering`));
+      settleSaved(null);
+    });
+  });
+}
+
+/** Logs each content problem with its file and line. */
+export function logContentProblems(logger: Logger, problems: readonly ContentProblem[]): void {
+  for (const problem of problems) {
+    const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
+    log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
+  }
+}
+
+export type ReloadOutcome =
+  | { status: 'swapped'; generation: number; pages: number; ms: number }
+  | { status: 'unchanged' }
+  | { status: 'refused'; errors: ContentProblem[] }
+  | { status: 'failed'; error: Error };
+
+/**
+ * Reloads the content on request (a watched change, SIGHUP), one reload at a time: a request that
+ * arrives during a reload is served by one more reload after it, which sees every change so far.
+ * A reload whose content has errors is refused: the site serving stays, and the errors are logged
+ * with file and line.
+ */
+export class ContentReloader {
+  #contentHash: string;
+  /** The last reload asked for (settled or not). */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** A reload asked for that has not started reading yet: a new request joins it. */
+  #queued: Promise<ReloadOutcome> | null = null;
+  #closed = false;
+
+  constructor(
+    private readonly config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+    private readonly logger: Logger,
+    private readonly content: LiveContent,
+    contentHash: string,
+  ) {
+    this.#contentHash = contentHash;
+  }
+
+  /** Asks for a reload; resolves with the outcome of the reload that covers this request. */
+  reload(reason: string): Promise<ReloadOutcome> {
+    if (this.#queued) return this.#queued;
+    const run = this.#tail.then(() => {
+      this.#queued = null;
+      return this.#reloadOnce(reason);
+    });
+    this.#queued = run;
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops accepting reloads; resolves when the one running (if any) has ended. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#tail;
+  }
+
+  async #reloadOnce(reason: string): Promise<ReloadOutcome> {
+    if (this.#closed) return { status: 'unchanged' };
+    const started = performance.now();
+    let loaded: LoadedContent | null;
+    try {
+      loaded = await loadContent(this.config, this.logger, {
+        streams: this.content.current.ask.streams,
+        unlessHash: this.#contentHash,
+      });
+    } catch (error) {
+      this.logger.error({ err: error, reason }, 'content reload failed; the current site is still served');
+      return { status: 'failed', error: error as Error };
+    }
+    if (loaded === null) {
+      this.logger.debug({ reason }, 'content reload: nothing changed');
+      return { status: 'unchanged' };
+    }
+    const errors = loaded.problems.filter((problem) => problem.severity === 'error');
+    if (errors.length > 0) {
+      logContentProblems(this.logger, errors);
+      this.logger.error(
+        { reason, errors: errors.length, generation: this.content.generation },
+        `content reload refused: ${errors.length} content error(s), listed above with file and line; the current site is still served`,
+      );
+      return { status: 'refused', errors };
+    }
+    try {
+      this.content.swap(loaded.generation);
+    } catch (error) {
+      this.logger.error({ err: error, reason }, 'content reload failed; the current site is still served');
+      return { status: 'failed', error: error as Error };
+    }
+    this.#contentHash = loaded.contentHash;
+    logContentProblems(this.logger, loaded.problems);
+    const ms = Math.round(performance.now() - started);
+    this.logger.info(
+      {
+        reason,
+        generation: this.content.generation,
+        pages: loaded.generation.site.pages.length,
+        ms,
+        source: loaded.source,
+      },
+      'content reloaded',
+    );
+    await loaded.saveSnapshot();
+    return {
+      status: 'swapped',
+      generation: this.content.generation,
+      pages: loaded.generation.site.pages.length,
+      ms,
+    };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * A file that keeps derived data (the loaded site and its search index) between runs, so a restart
+ * with unchanged content skips Markdown parsing and index building. Generic: the payload is any
+ * value the structured-serialisation algorithm takes (plain objects, arrays, Maps, strings, typed
+ * arrays), written with v8.serialize, so a field added to the index is carried without change here.
+ *
+ * Layout: MAGIC, a 4-byte big-endian header length, the header (JSON: the key, the payload's length
+ * and CRC-32), then the payload. A snapshot is used only when its key equals the caller's key field
+ * by field, its length is whole and its checksum matches; otherwise the caller is told why and
+ * rebuilds. It is written to a temporary file and renamed, so a crash leaves the old file or the
+ * new one, never half of one.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DefaultDeserializer, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
+
+const MAGIC = Buffer.from('FRONTDOOR-SNAPSHOT\n', 'latin1');
+/** The layout above; another value is rejected like another key. */
+export const SNAPSHOT_FORMAT = 1;
+/** A header longer than this is corrupt (it holds a few short strings). */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/** What the payload was built from: every field must match for the snapshot to be used. */
+export type SnapshotKey = Readonly<Record<string, string | number>>;
+
+interface Header {
+  format: number;
+  key: SnapshotKey;
+  payloadBytes: number;
+  crc32: number;
+}
+
+export type SnapshotRead<T> =
+  | { ok: true; value: T; bytes: number }
+  | { ok: false; reason: 'missing' | 'stale' | 'corrupt'; detail: string };
+
+export async function readSnapshot<T>(file: string, key: SnapshotKey): Promise<SnapshotRead<T>> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no snapshot yet' };
+    return { ok: false, reason: 'corrupt', detail: `the snapshot cannot be read (${code ?? String(error)})` };
+  }
+  const corrupt = (detail: string) => ({ ok: false, reason: 'corrupt', detail }) as const;
+  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    return corrupt('not a snapshot file (wrong start)');
+  const headerBytes = bytes.readUInt32BE(MAGIC.length);
+  const headerStart = MAGIC.length + 4;
+  if (headerBytes > MAX_HEADER_BYTES || headerStart + headerBytes > bytes.length)
+    return corrupt('the header is cut short or too long');
+  let header: Header;
+  try {
+    header = JSON.parse(bytes.toString('utf8', headerStart, headerStart + headerBytes)) as Header;
+  } catch {
+    return corrupt('the header is not valid JSON');
+  }
+  if (header.format !== SNAPSHOT_FORMAT)
+    return {
+      ok: false,
+      reason: 'stale',
+      detail: `format ${header.format}, this server writes ${SNAPSHOT_FORMAT}`,
+    };
+  const changed = keyDifference(header.key ?? {}, key);
+  if (changed !== null) return { ok: false, reason: 'stale', detail: changed };
+  const payload = bytes.subarray(headerStart + headerBytes);
+  if (payload.length !== header.payloadBytes)
+    return corrupt(
+      `the payload has ${payload.length} bytes, the header says ${header.payloadBytes} (truncated?)`,
+    );
+  if (crc32(payload) !== header.crc32) return corrupt('the payload checksum does not match');
+  try {
+    return { ok: true, value: deserializeCopying(payload) as T, bytes: bytes.length };
+  } catch (error) {
+    return corrupt(`the payload cannot be deserialised (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Node's deserializer returns each typed array as a view onto the input buffer: one 4-byte
+ * Uint32Array would keep the whole file (tens of MB) in memory. This one copies each into its own.
+ */
+class CopyingDeserializer extends DefaultDeserializer {
+  _readHostObject(): unknown {
+    const readView = (DefaultDeserializer.prototype as unknown as { _readHostObject(): ArrayBufferView })
+      ._readHostObject;
+    const view = readView.call(this);
+    if (view instanceof DataView)
+      return new DataView(view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength));
+    if (Buffer.isBuffer(view)) return Buffer.from(view);
+    const TypedArray = view.constructor as new (source: ArrayBufferView) => ArrayBufferView;
+    return new TypedArray(view);
+  }
+}
+
+function deserializeCopying(payload: Buffer): unknown {
+  const deserializer = new CopyingDeserializer(payload);
+  deserializer.readHeader();
+  return deserializer.readValue();
+}
+
+/** The first key field that differs, as a sentence, or null when the keys are equal. */
+function keyDifference(stored: SnapshotKey, wanted: SnapshotKey): string | null {
+  for (const name of new Set([...Object.keys(wanted), ...Object.keys(stored)]))
+    if (stored[name] !== wanted[name])
+      return `${name} was ${JSON.stringify(stored[name] ?? null)}, now ${JSON.stringify(wanted[name] ?? null)}`;
+  return null;
+}
+
+/** Writes the snapshot atomically (temporary file, fsync, rename). Returns its size in bytes. */
+export async function writeSnapshot(file: string, key: SnapshotKey, value: unknown): Promise<number> {
+  const payload = serialize(value);
+  const header: Header = {
+    format: SNAPSHOT_FORMAT,
+    key,
+    payloadBytes: payload.length,
+    crc32: crc32(payload),
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(headerBytes.length);
+  await mkdir(dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writev([MAGIC, length, headerBytes, payload]);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return MAGIC.length + 4 + headerBytes.length + payload.length;
+}

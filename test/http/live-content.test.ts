@@ -1,0 +1,145 @@
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  contentSnapshotKey,
+  loadContent,
+  SNAPSHOT_FILE,
+  type LoadedContent,
+} from '../../src/http/live-content.js';
+import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
+import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
+import { contentFolder } from '../content/helpers.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const PAGES = {
+  'index.md': '---\ntitle: Home\n---\n\nWelcome to the example site about solar kettles.\n',
+  'docs/kettle.md':
+    '# Solar kettle\n\nBoils water with sunlight.\n\n## Cleaning\n\nRinse the mirror with vinegar.\n\n## Safety\n\nNever look into the focus.\n',
+  'docs/mirror.md': '# Mirror care\n\nPolish the mirror monthly; vinegar removes limescale.\n',
+};
+
+interface Logged {
+  level: number;
+  msg: string;
+  reason?: string;
+}
+
+function setup() {
+  const contentDir = contentFolder(PAGES);
+  const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-data-'));
+  folders.push(contentDir, dataDir);
+  const records: Logged[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => records.push(JSON.parse(line) as Logged) },
+  );
+  const config = { contentDir, dataDir, publicBaseUrl: 'https://www.example.test' };
+  const load = async (options: { buildInWorker?: boolean } = {}): Promise<LoadedContent> => {
+    const loaded = (await loadContent(config, logger, options))!;
+    await loaded.saveSnapshot();
+    return loaded;
+  };
+  return { contentDir, dataDir, records, load, snapshotFile: join(dataDir, SNAPSHOT_FILE) };
+}
+
+const QUERIES = ['vinegar', 'solar kettle safety', 'mirror', 'the'];
+/** Everything an answer depends on, for comparing two loads. */
+function answers(loaded: LoadedContent): string[] {
+  return QUERIES.map((text) =>
+    loaded.generation.ask.answerBody({ text, maxResults: 10, conversationId: null }, 'r').toString(),
+  );
+}
+
+describe('content snapshot in DATA_DIR', () => {
+  it('is written by a load that built the site, and reused by the next load of the same content', async () => {
+    const { load, records } = setup();
+    const first = await load();
+    expect(first.source).toBe('built');
+    expect(records.some((r) => r.msg === 'content snapshot saved')).toBe(true);
+
+    const second = await load();
+    expect(second.source).toBe('snapshot');
+    expect(second.contentHash).toBe(first.contentHash);
+    expect(second.generation.site).toEqual(first.generation.site);
+    expect(second.problems).toEqual(first.problems);
+    expect(answers(second)).toEqual(answers(first));
+    expect(second.generation.ask.index).toEqual(first.generation.ask.index);
+  });
+
+  it('is not used once the content changed, and is replaced by the rebuilt one', async () => {
+    const { load, contentDir, records } = setup();
+    const first = await load();
+    writeFileSync(join(contentDir, 'docs/mirror.md'), '# Mirror care\n\nPolish with a soft cloth.\n');
+    const second = await load();
+    expect(second.source).toBe('built');
+    expect(second.contentHash).not.toBe(first.contentHash);
+    expect(second.snapshotRejected).toMatch(/^contentHash was "[0-9a-f]{64}", now "[0-9a-f]{64}"$/);
+    expect(records.some((r) => r.msg.startsWith('content snapshot not used: contentHash was'))).toBe(true);
+    expect(answers(second)).not.toEqual(answers(first));
+    expect((await load()).source).toBe('snapshot');
+  });
+
+  it('is not used when another search engine version made it', async () => {
+    const { load, snapshotFile } = setup();
+    const first = await load();
+    const stored = await readSnapshot(snapshotFile, contentSnapshotKey(first.contentHash));
+    expect(stored.ok).toBe(true);
+    if (!stored.ok) return;
+    const otherEngine = {
+      ...contentSnapshotKey(first.contentHash),
+      searchEngineVersion: SEARCH_ENGINE_VERSION + 1,
+    };
+    await writeSnapshot(snapshotFile, otherEngine, stored.value);
+
+    const second = await load();
+    expect(second.source).toBe('built');
+    expect(second.snapshotRejected).toBe(
+      `searchEngineVersion was ${SEARCH_ENGINE_VERSION + 1}, now ${SEARCH_ENGINE_VERSION}`,
+    );
+    expect(answers(second)).toEqual(answers(first));
+    expect((await load()).source).toBe('snapshot');
+  });
+
+  it('is not used when truncated or damaged: the site is rebuilt, never served from it', async () => {
+    const { load, snapshotFile, records } = setup();
+    const first = await load();
+    const size = readFileSync(snapshotFile).length;
+
+    truncateSync(snapshotFile, Math.floor(size / 2));
+    const afterTruncation = await load();
+    expect(afterTruncation.source).toBe('built');
+    expect(afterTruncation.snapshotRejected).toMatch(/truncated/);
+    expect(answers(afterTruncation)).toEqual(answers(first));
+    expect(records.some((r) => r.level === 40 && r.reason === 'corrupt')).toBe(true);
+
+    const bytes = readFileSync(snapshotFile);
+    bytes[bytes.length - 10]! ^= 0x01;
+    writeFileSync(snapshotFile, bytes);
+    const afterDamage = await load();
+    expect(afterDamage.source).toBe('built');
+    expect(afterDamage.snapshotRejected).toBe('the payload checksum does not match');
+    expect((await load()).source).toBe('snapshot');
+  });
+
+  it('is the same when a worker thread builds the site and writes the snapshot', async () => {
+    const here = await setup().load({ buildInWorker: false });
+    const { load, records } = setup();
+    const inWorker = await load({ buildInWorker: true });
+    expect(inWorker.source).toBe('built');
+    expect(inWorker.generation.site).toEqual(here.generation.site);
+    expect(inWorker.problems).toEqual(here.problems);
+    expect(inWorker.generation.ask.index).toEqual(here.generation.ask.index);
+    expect(answers(inWorker)).toEqual(answers(here));
+    expect(records.some((r) => r.msg === 'content snapshot saved')).toBe(true);
+    const reused = await load({ buildInWorker: true });
+    expect(reused.source).toBe('snapshot');
+    expect(answers(reused)).toEqual(answers(here));
+  });
+});

@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+function snapshotFile(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'frontdoor-snapshot-'));
+  folders.push(folder);
+  return join(folder, 'nested', 'snap.bin');
+}
+
+const KEY = { contentHash: 'abc', searchEngineVersion: 3 };
+
+/** Plain data of the kinds an index holds, including a field this module knows nothing about. */
+const value = () => ({
+  keys: ['a', 'b#x', 'é'],
+  termIds: new Map([
+    ['alpha', 0],
+    ['beta', 1],
+  ]),
+  postDoc: new Uint32Array([0, 2, 1]),
+  postWeight: new Float32Array([0.5, 1.25]),
+  words: new Uint16Array([1, 0, 1]),
+  nested: { avg: new Float64Array([1.5, 2]), fieldAddedLater: { prefixes: ['al', 'be'] } },
+});
+
+describe('snapshot files', () => {
+  it('reads back what was written, typed arrays, Maps and unknown fields included', async () => {
+    const file = snapshotFile();
+    const bytes = await writeSnapshot(file, KEY, value());
+    const read = await readSnapshot<ReturnType<typeof value>>(file, { ...KEY });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.bytes).toBe(bytes);
+    expect(read.value).toEqual(value());
+    expect(read.value.postDoc).toBeInstanceOf(Uint32Array);
+    expect(read.value.nested.avg).toBeInstanceOf(Float64Array);
+  });
+
+  it('says "missing" when there is no file', async () => {
+    expect(await readSnapshot(snapshotFile(), KEY)).toMatchObject({ ok: false, reason: 'missing' });
+  });
+
+  it('rejects another key, naming the field that differs', async () => {
+    const file = snapshotFile();
+    await writeSnapshot(file, KEY, value());
+    expect(await readSnapshot(file, { ...KEY, searchEngineVersion: 4 })).toEqual({
+      ok: false,
+      reason: 'stale',
+      detail: 'searchEngineVersion was 3, now 4',
+    });
+    expect(await readSnapshot(file, { ...KEY, contentHash: 'abd' })).toMatchObject({
+      reason: 'stale',
+      detail: 'contentHash was "abc", now "abd"',
+    });
+    expect(await readSnapshot(file, { ...KEY, extra: 'x' })).toMatchObject({ reason: 'stale' });
+  });
+
+  it('rejects a truncated file, a changed byte and a file that is not a snapshot', async () => {
+    const file = snapshotFile();
+    const size = await writeSnapshot(file, KEY, value());
+    const whole = readFileSync(file);
+
+    truncateSync(file, size - 1);
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: false, reason: 'corrupt' });
+    truncateSync(file, 25);
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: false, reason: 'corrupt' });
+
+    const flipped = Buffer.from(whole);
+    flipped[flipped.length - 3]! ^= 0x40;
+    writeFileSync(file, flipped);
+    expect(await readSnapshot(file, KEY)).toEqual({
+      ok: false,
+      reason: 'corrupt',
+      detail: 'the payload checksum does not match',
+    });
+
+    writeFileSync(file, 'hello');
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: false, reason: 'corrupt' });
+    writeFileSync(file, whole);
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: true });
+  });
+
+  it('replaces the file whole and leaves no temporary file behind', async () => {
+    const file = snapshotFile();
+    await writeSnapshot(file, KEY, value());
+    await writeSnapshot(file, { ...KEY, contentHash: 'new' }, { other: true });
+    expect(await readSnapshot(file, { ...KEY, contentHash: 'new' })).toMatchObject({
+      ok: true,
+      value: { other: true },
+    });
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(join(file, '..'))).toEqual(['snap.bin']);
+  });
+});
