@@ -27,8 +27,18 @@ export type {
   RankingOverrides,
   SearchDocument,
 } from './options.js';
-export { search } from './search.js';
-export type { SearchOptions, SearchResult } from './search.js';
+export { search, searchWithPlan } from './search.js';
+export type { SearchOptions, SearchOutcome, SearchResult } from './search.js';
+export { planQuery, QUESTION_FRAME_WORDS } from './query.js';
+export type { PlanOptions, QueryCorrection, QueryPlan } from './query.js';
+export { allowedEdits, editDistance } from './vocabulary.js';
+export type { Vocabulary } from './vocabulary.js';
+
+/**
+ * The version of the index's data layout and of what it holds; a saved index made by another
+ * version must be rebuilt. Raised whenever `SearchIndex` changes shape or meaning.
+ */
+export const SEARCH_ENGINE_VERSION = 2;
 export { makeSnippet, prepareSnippetText } from './snippet.js';
 export type { Highlight, PreparedText, Snippet, SnippetOptions } from './snippet.js';
 export { stemEnglish } from './stemmer.js';
