@@ -284,6 +284,8 @@ export function handSite(name: string, pages: HandPage[]): Site {
       date: p.date ?? null,
       lastModified: p.lastModified ?? '2025-01-01',
       tags: p.tags ?? [],
+      keywords: [],
+      aliases: [],
       nav: null,
       order: null,
       form: null,
