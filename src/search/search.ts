@@ -37,6 +37,8 @@ export interface SearchOutcome {
   correctedText: string;
   /** Whether any query word matched something in the index. */
   matchedAny: boolean;
+  /** The query's words as searched: their weight and the index terms that count for each. */
+  queryWords: { weight: number; terms: string[] }[];
 }
 
 export interface SearchResult {
@@ -592,7 +594,13 @@ export function searchWithPlan(
 ): SearchOutcome {
   const limit = checkCount('limit', options.limit, 10);
   const offset = checkCount('offset', options.offset, 0);
-  const nothing: SearchOutcome = { results: [], corrections: [], correctedText: '', matchedAny: false };
+  const nothing: SearchOutcome = {
+    results: [],
+    corrections: [],
+    correctedText: '',
+    matchedAny: false,
+    queryWords: [],
+  };
   if (typeof queryText !== 'string') return nothing;
   const c = index.core;
   const r = index.ranking;
@@ -607,6 +615,7 @@ export function searchWithPlan(
     corrections: plan.corrections,
     correctedText: plan.correctedText,
     matchedAny: words.length > 0,
+    queryWords: plan.words.map((w) => ({ weight: w.weight, terms: w.alternatives.map((a) => a.term) })),
   });
   if (limit === 0 || words.length === 0) return outcome([]);
   const terms = words.map((w) => w.main);
