@@ -40,6 +40,15 @@ import MiniSearch from 'minisearch';
 import type { Page, Site } from '../src/content/index.js';
 import { encodePagePath, loadSite } from '../src/content/index.js';
 import { createAskService } from '../src/nlweb/index.js';
+import { BUNDLED_CONTENT_DIR } from '../src/config/index.js';
+import {
+  askRanking,
+  evaluateQuestions,
+  loadQuestions,
+  QUESTION_FLOOR,
+  QUESTION_KINDS,
+  type QuestionScore,
+} from '../test/questions/evaluate.js';
 import { sharedDataDir } from './paths.js';
 import { f4, table, type TargetRow } from './report.js';
 import { seededRandom } from './seeded-random.js';
@@ -102,6 +111,8 @@ export interface TypingBenchResult {
   seed: number;
   sampleSize: number;
   corpora: CorpusTypingResult[];
+  /** The sample site's question set (test/questions/sample-site.yaml), Frontdoor first. */
+  questions: Array<{ engine: string; score: QuestionScore }>;
 }
 
 const SEED = 20261125;
@@ -449,7 +460,28 @@ export async function runTypingBench(dataDir = sharedDataDir()): Promise<TypingB
     await runTypingCorpus('tldr-pages', path.join(corpusDir, 'tldr-pages'), true, sampleSize),
     await runTypingCorpus('owasp-cheatsheets', path.join(corpusDir, 'owasp-cheatsheets'), false, sampleSize),
   ];
-  return { seed: SEED, sampleSize, corpora };
+  return { seed: SEED, sampleSize, corpora, questions: await runSampleSiteQuestions() };
+}
+
+/** The question set scored by the same function as the core test's floor, peers beside it. */
+export async function runSampleSiteQuestions(): Promise<TypingBenchResult['questions']> {
+  const questions = loadQuestions();
+  const { site } = await loadSite(BUNDLED_CONTENT_DIR);
+  const results: TypingBenchResult['questions'] = [
+    { engine: 'Frontdoor (/ask answer)', score: await evaluateQuestions(questions, askRanking(site)) },
+  ];
+  for (const build of [() => vitePressMiniSearch(site), () => pagefindEngine(site)]) {
+    const engine = await build();
+    try {
+      results.push({
+        engine: engine.name,
+        score: await evaluateQuestions(questions, (q) => engine.search(q)),
+      });
+    } finally {
+      await engine.close?.();
+    }
+  }
+  return results;
 }
 
 // ---- Report.
@@ -479,6 +511,35 @@ export function typingTables(result: TypingBenchResult): string {
     );
     for (const form of FORMS) out.push(`  e.g. ${form}: ${(corpus.examples[form] ?? []).join('; ')}`);
     out.push('');
+  }
+  const first = result.questions[0];
+  if (first) {
+    out.push(
+      `Sample site question set (test/questions/sample-site.yaml, ${first.score.questions} questions; the core test's floor: ` +
+        `success@1 ≥ ${QUESTION_FLOOR.success1}, success@3 ≥ ${QUESTION_FLOOR.success3}). Cells: success@1 / success@3.`,
+    );
+    const cell = (v: { success1: number; success3: number }) => `${f4(v.success1)} / ${f4(v.success3)}`;
+    out.push(
+      table(
+        [
+          'engine',
+          'all',
+          'MRR',
+          ...QUESTION_KINDS.map((kind) => `${kind} (${first.score.byKind[kind].questions})`),
+        ],
+        result.questions.map(({ engine, score }) => [
+          engine,
+          cell(score),
+          f4(score.mrr10),
+          ...QUESTION_KINDS.map((kind) => cell(score.byKind[kind])),
+        ]),
+      ),
+    );
+    out.push(`Frontdoor not first on ${first.score.misses.length}:`);
+    for (const miss of first.score.misses)
+      out.push(
+        `  [${miss.kind}] "${miss.q}": ${miss.rank === null ? 'not in the top 10' : `rank ${miss.rank}`}; shown ${miss.shown.join(', ') || 'nothing'}`,
+      );
   }
   return out.join('\n');
 }
@@ -516,6 +577,24 @@ export function typingTargetRows(result: TypingBenchResult): TargetRow[] {
           pass: mine.success3 >= floor,
           note: `strict (sampled page only) ${f4(mine.success3Strict)}`,
         });
+    });
+  }
+  const [ours, ...peers] = result.questions;
+  if (ours) {
+    const others = peers
+      .map((p) => `${p.engine} ${f4(p.score.success1)} / ${f4(p.score.success3)}`)
+      .join(', ');
+    rows.push({
+      target: `Sample site questions: success@1 ≥ ${QUESTION_FLOOR.success1}`,
+      measured: f4(ours.score.success1),
+      pass: ours.score.success1 >= QUESTION_FLOOR.success1,
+      note: `${ours.score.questions} questions; peers s@1 / s@3: ${others}`,
+    });
+    rows.push({
+      target: `Sample site questions: success@3 ≥ ${QUESTION_FLOOR.success3}`,
+      measured: f4(ours.score.success3),
+      pass: ours.score.success3 >= QUESTION_FLOOR.success3,
+      note: `MRR ${f4(ours.score.mrr10)}`,
     });
   }
   return rows;
