@@ -296,7 +296,7 @@ const clearHtmlTags = (html: string): string => html.replace(/<[^>]*>/g, '');
 /**
  * A page as VitePress's `splitPageIntoSections` cuts it: the page rendered with its title as the
  * h1, split at every heading; a section's title is its heading, `titles` the headings above it;
- * text is the HTML between headings without tags; sections without text are skipped.
+ * text is the HTML between headings without tags; a heading with nothing after it is skipped.
  */
 export function vitePressSections(page: Page): VitePressSection[] {
   const html = `<h1 id="">${escapeHtml(page.title)}</h1>\n${page.html}`;
@@ -309,7 +309,7 @@ export function vitePressSections(page: Page): VitePressSection[] {
     const anchor = match[2]!;
     const end = i + 1 < found.length ? found[i + 1]!.index : html.length;
     const content = html.slice(match.index + match[0].length, end);
-    if (title && content.trim()) {
+    if (title && content) {
       let titles = parentTitles.slice(0, level);
       titles[level] = title;
       titles = titles.filter(Boolean);
