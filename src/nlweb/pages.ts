@@ -6,7 +6,7 @@
  */
 
 import type { Page, Passage } from '../content/index.js';
-import { analyze, compareKeys } from '../search/index.js';
+import { analyze, analyzeQuery, compareKeys } from '../search/index.js';
 
 /** Score share of a link-list section ("Related", "See also", a list of links to other pages). */
 export const LINK_LIST_BOOST = 0.25;
@@ -58,15 +58,22 @@ export function linkListSections(page: Page): Set<string | null> {
   return out;
 }
 
-/** The words a page is known by: its title and its aliases, as index terms. */
+/**
+ * A name as index terms, read as a query would be (question words dropped), so that an FAQ heading
+ * "Does it run offline?" is named by "does it run offline" as by "run offline".
+ */
+export function nameTerms(name: string): string[] {
+  return analyzeQuery(name).map((q) => q.term);
+}
+
+/** The names a page is known by: its title and its aliases, as index terms. */
 export function pageNames(page: Page): string[][] {
-  const names = [page.title, ...(page.aliases ?? [])].map((n) => [...new Set(analyze(n))]);
-  return names.filter((n) => n.length > 0);
+  return [page.title, ...(page.aliases ?? [])].map(nameTerms).filter((n) => n.length > 0);
 }
 
 /**
- * How fully the matched terms name the page, 0 … 1: the best share of one of its names' terms
- * among the terms matched, times the share of the query's words that are in that name.
+ * How fully the matched terms name the page, 0 … 1: for its best name, (share of the name's terms
+ * matched × share of the query's words that are in the name)².
  */
 export function nameMatch(
   names: readonly string[][],
@@ -78,7 +85,9 @@ export function nameMatch(
     let hit = 0;
     for (const t of name) if (matched.has(t)) hit++;
     if (hit === 0) continue;
-    const share = (hit / name.length) * Math.min(1, hit / Math.max(1, queryWords));
+    // Squared: a full match counts, a partial one ("Trialwright for medical writing" for "does
+    // Trialwright write the protocol") hardly.
+    const share = ((hit / name.length) * Math.min(1, hit / Math.max(1, queryWords))) ** 2;
     if (share > best) best = share;
   }
   return best;

@@ -8,6 +8,7 @@ import {
   SNIPPET_LENGTH,
 } from '../contract/index.js';
 import type { Page, Passage, Site } from '../content/index.js';
+import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
   buildIndex,
@@ -124,7 +125,8 @@ export function createAskService(
   const siteHost = base.host;
   const siteName = site.info.name || siteHost;
   const pageLink = (page: Page, anchor: string | null): string => {
-    const url = new URL(base.pathname.replace(/\/$/, '') + page.url, base);
+    // Encoded segment by segment: a page named "%" or "a?b" must stay one path.
+    const url = new URL(base.pathname.replace(/\/$/, '') + encodePagePath(page.url), base);
     if (anchor) url.hash = anchor;
     return url.href;
   };
@@ -140,6 +142,7 @@ export function createAskService(
   const index = buildIndex(documents);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const names = new Map(site.pages.map((p) => [p.url, pageNames(p)]));
+
   const copies = findCopies(site.pages);
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
@@ -357,8 +360,10 @@ interface RankingContext {
   allow: Uint8Array | undefined;
 }
 
-/** A page named by the query (title or alias) scores up to this much more: the page itself lands first. */
-export const NAME_MATCH_BOOST = 1;
+/** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
+export const NAME_MATCH_BOOST = 4;
+/** Share of the page's 2nd and 3rd best sections' scores added to its best. */
+const SECTION_SUPPORT = 0.3;
 /** Sections below this share of the page's best passage score are not listed. */
 const SECTION_SHARE = 0.3;
 
@@ -393,9 +398,12 @@ function rankPages(
       for (const w of outcome.queryWords) if (w.terms.some((t) => matched.has(t))) covered += w.weight;
       const named = nameMatch(ctx.names.get(url) ?? [], matched, outcome.queryWords.length);
       const best = hits[0]!.score;
+      // A page that answers in several sections is a little stronger than one with a single mention.
+      let support = 0;
+      for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
       pages.push({
         page,
-        score: Math.round(best * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
+        score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
         hits: hits
           .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
           .slice(0, MAX_SECTIONS_PER_PAGE),

@@ -15,7 +15,7 @@ import { corrections, lookupWord, prefixRange } from './vocabulary.js';
 export const MAX_PREFIX_TERMS = 30;
 /** Corrections kept per misspelt word. */
 export const MAX_CORRECTIONS = 4;
-/** A completion of a prefix of p letters to a word of w letters scores PREFIX_WEIGHT · p / w. */
+/** A completion of a prefix of p letters to a word of w letters scores PREFIX_WEIGHT · √(p / w). */
 export const PREFIX_WEIGHT = 0.8;
 /** A correction at edit distance d scores TYPO_WEIGHT[d] of an exact match. */
 export const TYPO_WEIGHT: readonly number[] = [1, 0.7, 0.5];
@@ -25,7 +25,7 @@ export const SPLIT_WEIGHT = 0.8;
  * Words that give a question its frame rather than its subject ("how long does it take", "how do
  * you handle"); in a question, each counts this share of a subject word.
  */
-export const FRAME_WEIGHT = Number(process.env.FW ?? 0.25);
+export const FRAME_WEIGHT = 0.25;
 export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([
   'long',
   'take',
@@ -49,12 +49,6 @@ export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([
   'much',
   'many',
   'often',
-  'work',
-  'works',
-  'use',
-  'using',
-  'set',
-  'make',
   'happen',
   'happens',
   'exactly',
@@ -71,6 +65,11 @@ export interface PlannedAlternative {
   factor: number;
   /** Scored with the idf of this term instead of its own (a joined form stands in for its parts). */
   idfOf?: number;
+  /**
+   * Scored with the idf of this document frequency instead of its own: a word's completions share
+   * the idf of the whole prefix, so a rare completion does not outrank the likely one on rarity.
+   */
+  idfDf?: number;
 }
 
 /** One query word (or a word's part): its alternatives combine by their best, not their sum. */
@@ -131,7 +130,11 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const stop = (t: AnalyzedToken): boolean => t.primary && STOP_WORDS.has(t.folded);
   // Question words are dropped when other words remain ("how" alone still searches for "how").
   const dropQuestions = dropQuestionWords && tokens.some((t) => !stop(t) && !QUESTION_WORDS.has(t.folded));
-  const dropped = (t: AnalyzedToken): boolean => stop(t) || (dropQuestions && QUESTION_WORDS.has(t.folded));
+  // ... except the word being typed at the end of a query not phrased as a question ("bun i",
+  // "docker do"): there it is as likely a name or the start of one.
+  const lastTyped = (t: AnalyzedToken): boolean => prefixOn && !isQuestion && t.end === lastEnd;
+  const dropped = (t: AnalyzedToken): boolean =>
+    stop(t) || (dropQuestions && QUESTION_WORDS.has(t.folded) && !lastTyped(t));
   const kept = tokens.filter((t) => !dropped(t) || typing(t));
 
   const words: PlannedWord[] = [];
@@ -155,7 +158,10 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
     let completions = 0;
     if (typing(t)) completions = addCompletions(core, t.folded, alternatives);
     if (exact === undefined && completions === 0 && typosOn && t.primary) {
-      const split = splitWord(core, t.folded);
+      // One edit is likelier than a missing space; a missing space than two edits. Words with
+      // digits (versions, part numbers) are split, never corrected.
+      const found = DIGIT_RE.test(t.folded) ? [] : corrections(v, t.folded, core.df, MAX_CORRECTIONS);
+      const split = found.length > 0 && found[0]!.distance === 1 ? null : splitWord(core, t.folded);
       if (split) {
         for (const part of split) {
           const id = lookupWord(v, part);
@@ -168,16 +174,12 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
         fixes.push({ token: t, to: split.join(' ') });
         continue;
       }
-      if (!DIGIT_RE.test(t.folded)) {
-        const found = corrections(v, t.folded, core.df, MAX_CORRECTIONS);
-        for (const c of found) {
-          const id = v.term[c.word] as number;
-          if (alternatives.some((a) => a.id === id)) continue;
-          alternatives.push({ id, term: core.terms[id] as string, factor: TYPO_WEIGHT[c.distance] ?? 0.5 });
-        }
-        if (found.length > 0)
-          fixes.push({ token: t, to: v.words[(found[0] as (typeof found)[0]).word] as string });
+      for (const c of found) {
+        const id = v.term[c.word] as number;
+        if (alternatives.some((a) => a.id === id)) continue;
+        alternatives.push({ id, term: core.terms[id] as string, factor: TYPO_WEIGHT[c.distance] ?? 0.5 });
       }
+      if (found.length > 0) fixes.push({ token: t, to: v.words[found[0]!.word] as string });
     }
     if (alternatives.length === 0) continue;
     const word: PlannedWord = { weight, alternatives };
@@ -215,7 +217,7 @@ function addCompletions(core: IndexCore, prefix: string, alternatives: PlannedAl
   const best = new Map<number, number>();
   for (let i = from; i < to; i++) {
     const id = v.term[i] as number;
-    const factor = (PREFIX_WEIGHT * prefix.length) / (v.words[i] as string).length;
+    const factor = PREFIX_WEIGHT * Math.sqrt(prefix.length / (v.words[i] as string).length);
     const prev = best.get(id);
     if (prev === undefined || factor > prev) best.set(id, factor);
   }
@@ -226,8 +228,12 @@ function addCompletions(core: IndexCore, prefix: string, alternatives: PlannedAl
     const db = core.df[b] as number;
     return da !== db ? db - da : compareKeys(core.terms[a] as string, core.terms[b] as string);
   });
-  for (const [id, factor] of candidates.slice(0, MAX_PREFIX_TERMS))
-    alternatives.push({ id, term: core.terms[id] as string, factor });
+  const kept = candidates.slice(0, MAX_PREFIX_TERMS);
+  let df = exact === undefined ? 0 : (core.df[exact] as number);
+  for (const [id] of kept) df += core.df[id] as number;
+  df = Math.min(df, core.docCount);
+  for (const [id, factor] of kept)
+    alternatives.push({ id, term: core.terms[id] as string, factor, idfDf: df });
   return to - from;
 }
 

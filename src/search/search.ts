@@ -214,7 +214,7 @@ function weightedWords(core: IndexCore, plan: QueryPlan): QueryWord[] {
       id: a.id,
       term: a.term,
       weight: w.weight * a.factor,
-      idf: idf(core.docCount, core.df[a.idfOf ?? a.id] as number),
+      idf: idf(core.docCount, a.idfDf ?? (core.df[a.idfOf ?? a.id] as number)),
     }));
     out.push({ main: alternatives[0] as WeightedTerm, alternatives });
   }
