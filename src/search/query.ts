@@ -93,6 +93,8 @@ export interface QueryPlan {
   corrections: QueryCorrection[];
   /** The query with the corrections applied (equal to the query when there are none). */
   correctedText: string;
+  /** Weights of the query words that match nothing in the index. */
+  unmatched: number[];
 }
 
 export interface PlanOptions {
@@ -119,7 +121,7 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const prefixOn = options.prefix ?? true;
   const typosOn = options.typos ?? true;
   const tokens = queryTokens(text);
-  const empty: QueryPlan = { words: [], corrections: [], correctedText: text };
+  const empty: QueryPlan = { words: [], corrections: [], correctedText: text, unmatched: [] };
   if (tokens.length === 0) return empty;
 
   // The word being typed: the one the text ends in, when it ends in a letter or digit.
@@ -141,6 +143,7 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const byTerm = new Map<string, PlannedWord>();
   const wordOf = new Map<AnalyzedToken, PlannedWord>();
   const fixes: { token: AnalyzedToken; to: string }[] = [];
+  const unmatched: number[] = [];
   const v = core.vocabulary;
 
   for (const t of kept) {
@@ -181,7 +184,10 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
       }
       if (found.length > 0) fixes.push({ token: t, to: v.words[found[0]!.word] as string });
     }
-    if (alternatives.length === 0) continue;
+    if (alternatives.length === 0) {
+      unmatched.push(weight);
+      continue;
+    }
     const word: PlannedWord = { weight, alternatives };
     words.push(word);
     wordOf.set(t, word);
@@ -190,7 +196,7 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
 
   addJoinedForms(core, kept, wordOf);
 
-  if (fixes.length === 0) return { words, corrections: [], correctedText: text };
+  if (fixes.length === 0) return { words, corrections: [], correctedText: text, unmatched };
   let correctedText = '';
   let at = 0;
   for (const { token, to } of fixes) {
@@ -202,6 +208,7 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
     words,
     corrections: fixes.map(({ token, to }) => ({ from: text.slice(token.start, token.end), to })),
     correctedText,
+    unmatched,
   };
 }
 

@@ -37,7 +37,10 @@ export interface SearchOutcome {
   correctedText: string;
   /** Whether any query word matched something in the index. */
   matchedAny: boolean;
-  /** The query's words as searched: their weight and the index terms that count for each. */
+  /**
+   * The query's words as searched: their weight and the index terms that count for each (none for
+   * a word that matches nothing in the index).
+   */
   queryWords: { weight: number; terms: string[] }[];
 }
 
@@ -615,7 +618,10 @@ export function searchWithPlan(
     corrections: plan.corrections,
     correctedText: plan.correctedText,
     matchedAny: words.length > 0,
-    queryWords: plan.words.map((w) => ({ weight: w.weight, terms: w.alternatives.map((a) => a.term) })),
+    queryWords: [
+      ...plan.words.map((w) => ({ weight: w.weight, terms: w.alternatives.map((a) => a.term) })),
+      ...plan.unmatched.map((weight) => ({ weight, terms: [] })),
+    ],
   });
   if (limit === 0 || words.length === 0) return outcome([]);
   const terms = words.map((w) => w.main);

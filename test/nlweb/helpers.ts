@@ -252,6 +252,10 @@ export interface HandPage {
   date?: string | null;
   lastModified?: string;
   tags?: string[];
+  keywords?: string[];
+  aliases?: string[];
+  /** Rendered body (for what is read from the HTML, such as link lists); empty by default. */
+  html?: string;
   sections?: HandSection[];
 }
 
@@ -284,13 +288,13 @@ export function handSite(name: string, pages: HandPage[]): Site {
       date: p.date ?? null,
       lastModified: p.lastModified ?? '2025-01-01',
       tags: p.tags ?? [],
-      keywords: [],
-      aliases: [],
+      keywords: p.keywords ?? [],
+      aliases: p.aliases ?? [],
       nav: null,
       order: null,
       form: null,
       markdown: '',
-      html: '',
+      html: p.html ?? '',
       headings: sections.map((s) => ({ level: 2, text: s.heading, anchor: slug(s.heading) })),
       passages,
       frontMatter: {},
