@@ -50,7 +50,7 @@ import {
   type QuestionScore,
 } from '../test/questions/evaluate.js';
 import { sharedDataDir } from './paths.js';
-import { f4, table, type TargetRow } from './report.js';
+import { f4, table, targetTable, type TargetRow } from './report.js';
 import { seededRandom } from './seeded-random.js';
 
 export const FORMS = ['full title', 'mid-word', 'one typo', 'description question'] as const;
@@ -601,7 +601,6 @@ export function typingTargetRows(result: TypingBenchResult): TargetRow[] {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { targetTable } = await import('./report.js');
   const result = await runTypingBench();
   console.log(typingTables(result));
   console.log(targetTable(typingTargetRows(result)));
