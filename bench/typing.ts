@@ -260,10 +260,16 @@ export async function scoreEngine(engine: TypingEngine, cases: readonly TypingCa
 /** URL path of a result link → the page URL it leads to (decoded, without the anchor). */
 function pageUrlOf(link: string): string {
   const pathname = new URL(link, 'http://bench.invalid').pathname;
-  return pathname
-    .split('/')
-    .map((segment) => decodeURIComponent(segment))
-    .join('/');
+  return pathname.split('/').map(decodeSegment).join('/');
+}
+
+/** A page URL's segment as written; a raw `%` (the /ask links of a page named `%`) stays as it is. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export function frontdoorAsk(site: Site): TypingEngine {
