@@ -50,7 +50,7 @@ import {
   type QuestionScore,
 } from '../test/questions/evaluate.js';
 import { sharedDataDir } from './paths.js';
-import { f4, table, type TargetRow } from './report.js';
+import { f4, table, targetTable, type TargetRow } from './report.js';
 import { seededRandom } from './seeded-random.js';
 
 export const FORMS = ['full title', 'mid-word', 'one typo', 'description question'] as const;
@@ -260,10 +260,16 @@ export async function scoreEngine(engine: TypingEngine, cases: readonly TypingCa
 /** URL path of a result link → the page URL it leads to (decoded, without the anchor). */
 function pageUrlOf(link: string): string {
   const pathname = new URL(link, 'http://bench.invalid').pathname;
-  return pathname
-    .split('/')
-    .map((segment) => decodeURIComponent(segment))
-    .join('/');
+  return pathname.split('/').map(decodeSegment).join('/');
+}
+
+/** A page URL's segment as written; a raw `%` (the /ask links of a page named `%`) stays as it is. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 export function frontdoorAsk(site: Site): TypingEngine {
@@ -381,18 +387,39 @@ export async function pagefindEngine(site: Site): Promise<TypingEngine> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const basePath = `http://127.0.0.1:${port}/`;
+  // On a loaded machine a local fetch now and then fails to connect; the runtime would log it and
+  // search without that chunk, under-counting Pagefind. Retry, and fail the run if it still fails.
+  const plainFetch = globalThis.fetch;
+  let failedFetches = 0;
+  globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(basePath)) return plainFetch(input, init);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await plainFetch(input, init);
+      } catch (error) {
+        if (attempt === 5) {
+          failedFetches++;
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      }
+    }
+  };
   const runtime = (await import(pathToFileURL(path.join(outDir, 'pagefind.js')).href)) as PagefindRuntime;
-  await runtime.options({ basePath: `http://127.0.0.1:${port}/` });
+  await runtime.options({ basePath });
   await runtime.init();
   return {
     name: 'Pagefind',
     search: async (text) => {
       const found = await runtime.search(text);
-      if (!found) return [];
-      const data = await Promise.all(found.results.slice(0, 10).map((result) => result.data()));
+      const data = found ? await Promise.all(found.results.slice(0, 10).map((result) => result.data())) : [];
+      if (failedFetches > 0) throw new Error(`Pagefind could not load its index for "${text}"`);
       return data.map((entry) => pageUrlOf(entry.url));
     },
     close: async () => {
+      globalThis.fetch = plainFetch;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(outDir, { recursive: true, force: true });
     },
@@ -601,7 +628,6 @@ export function typingTargetRows(result: TypingBenchResult): TargetRow[] {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { targetTable } = await import('./report.js');
   const result = await runTypingBench();
   console.log(typingTables(result));
   console.log(targetTable(typingTargetRows(result)));
