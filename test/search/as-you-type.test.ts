@@ -111,3 +111,19 @@ describe('determinism', () => {
       expect(JSON.stringify(searchWithPlan(reversed, q))).toBe(JSON.stringify(searchWithPlan(index, q)));
   });
 });
+
+describe('feedback and copies', () => {
+  it('counts a text copied many times once when it picks feedback documents', () => {
+    const copies = Array.from({ length: 12 }, (_, i) =>
+      doc(`a${String(i).padStart(2, '0')}`, 'apple orchard harvest'),
+    );
+    const filler = Array.from({ length: 30 }, (_, i) =>
+      doc(`f${String(i).padStart(2, '0')}`, `filler text ${i}`),
+    );
+    const docs = [...copies, doc('b', 'apple cider press'), doc('c', 'cider press maintenance'), ...filler];
+    const index = buildIndex(docs);
+    // "c" has no query word: only feedback from "b" (not drowned by the twelve copies) finds it.
+    expect(search(index, 'apple.', { limit: 50 }).map((r) => r.key)).toContain('c');
+    expect(index.core.docCopyOf[11]).toBe(0);
+  });
+});
