@@ -241,6 +241,9 @@ function addCompletions(core: IndexCore, prefix: string, alternatives: PlannedAl
   df = Math.min(df, core.docCount);
   for (const [id, factor] of kept)
     alternatives.push({ id, term: core.terms[id] as string, factor, idfDf: df });
+  // The exact word is also only a guess at what is being typed: it shares the prefix's idf, so a
+  // rare two-letter word does not bury the words it begins.
+  if (exact !== undefined && kept.length > 0) (alternatives[0] as PlannedAlternative).idfDf = df;
   return to - from;
 }
 
