@@ -27,7 +27,7 @@ export interface InsightBenchResult {
   flushMs: number;
 }
 
-const FOUND: AnswerSummary = { resultCount: 10, queryTermCount: 3, topMatchedTermCount: 3, topScore: 12 };
+const FOUND: AnswerSummary = { resultCount: 10, queryTermCount: 3, weak: false, topScore: 12 };
 const BROWSER = {
   'user-agent':
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',

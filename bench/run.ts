@@ -9,6 +9,9 @@
  * 4. Start-up on the docs corpus in fresh processes: load + render + index, and the whole server.
  * 5. GET /ask throughput over HTTP as a ratio of a bare node:http hello world (popular questions,
  *    then all-different questions).
+ * 6. Typing: each docs corpus as its own site, titles typed in full, cut mid-word, with one typo,
+ *    and descriptions asked as questions; Frontdoor's /ask answer beside MiniSearch set up as
+ *    VitePress does and Pagefind (bench/typing.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -16,7 +19,8 @@
  * Lunr on the docs corpus, ~15 s), FRONTDOOR_BENCH_SCALE=0 (skip the scale run),
  * FRONTDOOR_BENCH_HTTP=0 (skip part 5), FRONTDOOR_BENCH_HTTP_SECONDS (per load and round, default 2),
  * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
- * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date).
+ * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date),
+ * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300).
  */
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -53,6 +57,8 @@ import { headToHead, measureEngine, warmAnalyzer } from './speed.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
 import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
+import type { TypingBenchResult } from './typing.js';
+import { runTypingBench, typingTables } from './typing.js';
 
 const MB = 1024 * 1024;
 
@@ -568,6 +574,26 @@ async function main(): Promise<void> {
     out.http = http instanceof Error ? { error: http.message } : http;
   }
 
+  // ---- Part 6: typing.
+  let typing: TypingBenchResult | Error | null = null;
+  if (process.env.FRONTDOOR_BENCH_TYPING !== '0') {
+    console.log(
+      `\n== 6. Typing: titles typed in full, cut mid-word, with one typo, descriptions as questions (${loadNote('typing')})`,
+    );
+    console.log(
+      'Each corpus as its own site; cells: success@3 / MRR@10 of the entries each engine shows, in order.',
+    );
+    try {
+      typing = await runTypingBench(dataDir);
+      console.log(typingTables(typing));
+    } catch (error) {
+      typing = asError(error);
+      console.log(`typing bench failed: ${typing.message}`);
+      process.exitCode = 1;
+    }
+    out.typing = typing instanceof Error ? { error: typing.message } : typing;
+  }
+
   // ---- Summary.
   const targets = targetRows({
     quality: quality.engines,
@@ -579,6 +605,7 @@ async function main(): Promise<void> {
     pipeline,
     server,
     http,
+    typing,
   });
   out.targets = targets;
   console.log(`\n== Targets (${loadNote('end')}; latency verdicts are on wall clock, CPU time in the notes)`);

@@ -1,6 +1,7 @@
 /**
  * Loads a content folder into a Site. Bad content never throws: each problem is reported with its
- * file and line; an 'error' skips the page (or file), a 'warning' leaves it loaded.
+ * file and line; an 'error' means something was lost (the page or file skipped, or a front-matter
+ * value that is not valid YAML left out of a page that still loads), a 'warning' leaves it loaded.
  *
  * Determinism: files are found, processed and reported in code point order of their paths, and
  * the pages are sorted by URL, so the same folder always gives the same Site.
@@ -33,7 +34,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 1;
+export const CONTENT_MODEL_VERSION = 2;
 
 export interface LoadedSite {
   site: Site;

@@ -5,6 +5,7 @@ import { renderMarkdown } from './markdown.js';
 import { summarize } from './summary.js';
 import type { Page, Passage } from './types.js';
 import { urlForSourcePath } from './urls.js';
+import { linkListAnchors } from './link-lists.js';
 
 export interface SourceFile {
   sourcePath: string;
@@ -65,12 +66,15 @@ export function buildPage(
     date: fields.date,
     lastModified: fields.updated ?? fields.date ?? file.modifiedDay,
     tags: fields.tags,
+    keywords: fields.keywords,
+    aliases: fields.aliases,
     nav: fields.nav,
     order: fields.order,
     form: fields.form,
     markdown: removeLines(split.body, rendered.headingTitleLines),
     headings: rendered.headings,
     passages: buildPassages(url, title, description, rendered.sections),
+    linkListAnchors: linkListAnchors(rendered.html),
     frontMatter: split.data,
   };
 }

@@ -32,11 +32,19 @@ export interface Page {
   title: string;
   /** Front matter `description`, else the first paragraph or quote, cut to 160 characters on a word boundary. */
   description: string;
-  /** First publication (YYYY-MM-DD) when the front matter gives one. */
+  /** First publication (YYYY-MM-DD): front matter `date` (or `published`, `pubDate`, …), if any. */
   date: string | null;
-  /** Last modification (YYYY-MM-DD): front matter `updated`, else `date`, else the file's mtime. */
+  /**
+   * Last modification (YYYY-MM-DD): front matter `updated` (or `lastmod`, `ms.date`, … in the
+   * order of MODIFIED_KEYS), else the publication date, else the file's mtime.
+   */
   lastModified: string;
+  /** Front matter `tags`: trimmed, whitespace collapsed, NFC, duplicates dropped, in written order. */
   tags: string[];
+  /** Front matter `keywords` (a list, or text split at commas), normalised like `tags`. */
+  keywords: string[];
+  /** Front matter `aliases` (other names or former paths of the page), normalised like `tags`. */
+  aliases: string[];
   /** Position in the header navigation (front matter `nav`), or null. */
   nav: number | null;
   /** Ordering inside a section index (front matter `order`), or null. */
@@ -52,6 +60,8 @@ export interface Page {
   markdown: string;
   headings: Heading[];
   passages: Passage[];
+  /** Anchors of the sections that are mostly links (null: the text before the first heading). */
+  linkListAnchors: (string | null)[];
   /** The whole front matter, for templates that need more keys. */
   frontMatter: Record<string, unknown>;
 }

@@ -9,8 +9,12 @@ export const NLWEB_VERSION = '0.55';
 export const DEFAULT_MAX_RESULTS = 10;
 /** Most results one answer carries; a larger `max_results` is treated as this. */
 export const MAX_RESULTS_LIMIT = 50;
-/** Passages of one page kept in one answer, so a long page cannot fill the whole list. */
-export const MAX_PASSAGES_PER_PAGE = 2;
+/** Sections listed inside one page's result (its best matching ones). */
+export const MAX_SECTIONS_PER_PAGE = 3;
+/** Copies of a page (other versions or platforms) listed in its result. */
+export const MAX_COPIES_LISTED = 20;
+/** Longest `scope` (GET parameter, POST `query.scope`). */
+export const MAX_SCOPE_LENGTH = 200;
 /** Longest `description` snippet of a result. */
 export const SNIPPET_LENGTH = 240;
 
@@ -30,6 +34,12 @@ export const ASK_STREAM_DEFAULTS = {
 
 /** Longest `conversation_id` echoed back. */
 export const MAX_CONVERSATION_ID_LENGTH = 200;
+
+/** What `scope` (GET parameter, POST `query.scope`) selects. */
+export const SCOPE_DESCRIPTION =
+  'Only pages in this scope: a path prefix starting with `/` (`/docs/`, `/7.4/`), `tag:name` (pages with ' +
+  'that tag or keyword), or a section name (`docs` = pages under `/docs/`). Absent or blank: the whole site. ' +
+  'A scope with no pages gives an answer with no results.';
 
 /** At least one character that is not white space. */
 const NOT_BLANK = '\\S';
@@ -101,6 +111,44 @@ export type NlWebResponse = Static<typeof NlWebResponseSchema>;
 export type NlWebContentItem = Static<typeof NlWebContentItemSchema>;
 export type NlWebMeta = Static<typeof NlWebMetaSchema>;
 
+const HighlightsSchema = Type.Array(
+  Type.Object(
+    { start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) },
+    { additionalProperties: false },
+  ),
+  {
+    description:
+      'Matched words in `description` as [start, end) offsets in UTF-16 code units (JavaScript string ' +
+      'indices), in order, not overlapping.',
+  },
+);
+
+/** One matching section of a page, inside its result. */
+export const AskSectionSchema = Type.Object(
+  {
+    name: Type.String({
+      description: 'The section heading (the page title for the text before the first heading).',
+    }),
+    url: Type.String({
+      format: 'uri',
+      description: 'Absolute URL of the section: the page URL with its `#anchor`.',
+    }),
+    description: Type.String({
+      description: 'Deterministic snippet of the section (at most 240 characters, "…" where cut).',
+    }),
+    score: Type.Number({ description: 'Relevance of the section alone, rounded to 6 decimals.' }),
+    matchedTerms: Type.Array(Type.String(), {
+      description: 'The index terms (lower-cased word stems) of the query found in this section.',
+    }),
+    matchedWords: Type.Array(Type.String(), {
+      description: 'The words of `description` that matched, as written there.',
+    }),
+    highlights: HighlightsSchema,
+  },
+  { additionalProperties: false, title: 'AskSection' },
+);
+export type AskSection = Static<typeof AskSectionSchema>;
+
 /**
  * What this server puts in `resource.data`: one schema.org-style object per result. Published so
  * integrators know the keys; NLWeb clients read `name`, `url`, `site`, `description` and `score`.
@@ -112,35 +160,53 @@ export const AskResultSchema = Type.Object(
     }),
     url: Type.String({
       format: 'uri',
-      description: 'Absolute URL of the page; a section adds its `#anchor`.',
+      description: 'Absolute URL of the page (its sections, with their anchors, are in `sections`).',
     }),
-    name: Type.String({ description: 'Page title; a section adds " — " and its heading.' }),
+    name: Type.String({ description: 'Page title.' }),
     description: Type.String({
       description:
-        'Deterministic snippet of the matching passage (at most 240 characters, "…" where cut); the page ' +
-        'description when the passage has no text.',
+        'Deterministic snippet of the best matching section (at most 240 characters, "…" where cut); the ' +
+        'page description when that section has no text.',
     }),
     site: Type.String({ description: 'Host name of the site (from the public base URL).' }),
-    score: Type.Number({ description: 'Relevance (BM25F), rounded to 6 decimals; higher is better.' }),
+    score: Type.Number({
+      description:
+        'Relevance of the page, rounded to 6 decimals; higher is better: its best section’s BM25F score, ' +
+        'raised when the query names the page (its title or an alias).',
+    }),
     datePublished: Type.Optional(Type.String({ description: 'YYYY-MM-DD, when the page gives one.' })),
     dateModified: Type.String({ description: 'YYYY-MM-DD of the last change of the page.' }),
     keywords: Type.Optional(Type.Array(Type.String(), { description: 'The page’s tags, when it has any.' })),
     matchedTerms: Type.Array(Type.String(), {
-      description: 'The query’s index terms (lower-cased word stems) found in this passage.',
+      description: 'The query’s index terms (lower-cased word stems) found in the best matching section.',
     }),
     matchedWords: Type.Array(Type.String(), {
       description: 'The words of `description` that matched, as written there (for highlighting).',
     }),
-    highlights: Type.Array(
-      Type.Object(
-        { start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) },
-        { additionalProperties: false },
+    highlights: HighlightsSchema,
+    sections: Type.Array(AskSectionSchema, {
+      minItems: 1,
+      maxItems: MAX_SECTIONS_PER_PAGE,
+      description: `The page’s best matching sections (at most ${MAX_SECTIONS_PER_PAGE}), best first; the first is the one \`description\` quotes.`,
+    }),
+    otherCopies: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            url: Type.String({ format: 'uri' }),
+            name: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: MAX_COPIES_LISTED,
+          description:
+            'Other copies of this page (the same page in other versions or platforms: same title, same path ' +
+            'apart from one segment, mostly the same words), collapsed into this result. The result is the ' +
+            'copy that scored best; on a tie, the copy from the version or platform with the most pages. Ask ' +
+            'with `scope` for one version or platform.',
+        },
       ),
-      {
-        description:
-          'Matched words in `description` as [start, end) offsets in UTF-16 code units (JavaScript string ' +
-          'indices), in order, not overlapping.',
-      },
     ),
   },
   { additionalProperties: false, title: 'AskResult' },
@@ -156,6 +222,12 @@ export const AskPostBodySchema = Type.Object(
           pattern: NOT_BLANK,
           description: 'Natural-language question (at most 1000 characters, not blank).',
         }),
+        scope: Type.Optional(
+          Type.String({
+            maxLength: MAX_SCOPE_LENGTH,
+            description: SCOPE_DESCRIPTION,
+          }),
+        ),
         site: Type.Optional(
           Type.Union([Type.String(), Type.Array(Type.String())], {
             description:

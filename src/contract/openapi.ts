@@ -10,7 +10,9 @@ import { MAX_REPORTED_PROBLEMS } from './validation.js';
 import {
   ASK_STREAM_DEFAULTS,
   DEFAULT_MAX_RESULTS,
-  MAX_PASSAGES_PER_PAGE,
+  MAX_SCOPE_LENGTH,
+  MAX_SECTIONS_PER_PAGE,
+  SCOPE_DESCRIPTION,
   MAX_CONVERSATION_ID_LENGTH,
   MAX_RESULTS_LIMIT,
   NLWEB_COMPONENTS,
@@ -174,14 +176,30 @@ function marketingErrors(limit: number) {
 }
 
 const ASK_BEHAVIOUR =
-  'Each answer is an NLWeb 0.55 response: a `text` item summarising it, then one `resource` item per result ' +
-  '(best first; `resource.data` is one `AskResult` object; at most ' +
-  String(MAX_PASSAGES_PER_PAGE) +
-  ' passages of one page). The same content and query always give the same answer, byte for byte, apart ' +
-  'from `_meta.request_id`. A query with nothing searchable in it (only very common words or punctuation) is ' +
-  'answered 200 with `response_type` `Elicitation` and a text asking what to search for; a query that matches ' +
-  'nothing is an `Answer` whose only item is a text suggesting how to rephrase. Readable from any origin: ' +
-  'every answer, error and stream carries `Access-Control-Allow-Origin: *`.';
+  'Each answer is an NLWeb 0.55 response: a `text` item summarising it, then one `resource` item per page ' +
+  '(best first; `resource.data` is one `AskResult` object listing the page’s best matching `sections`, at ' +
+  'most ' +
+  String(MAX_SECTIONS_PER_PAGE) +
+  ', each with its anchor URL, snippet and highlights). Copies of a page (the same page in other versions or ' +
+  'platforms) are one result that lists them in `otherCopies`. The same content and query always give the ' +
+  'same answer, byte for byte, apart from `_meta.request_id`.\n\n' +
+  '**Matching as people type and write.** The last word of a query that ends in a letter or digit (a word ' +
+  'still being typed) also matches the words it begins (`protoc` → protocol), at most 30 of them, the ' +
+  'most common first, each scored below an exact match and less the more letters are missing: results ' +
+  'appear from the second letter and stay put as letters are added. A word the site does not use, of 5 ' +
+  'letters or more, matches the site’s words within one edit (two from 8 letters; an edit is a letter ' +
+  'added, dropped, changed or two neighbours swapped), scored below an exact match; words of up to 4 ' +
+  'letters and words with digits are not corrected. A word written together matches its parts written ' +
+  'apart and the reverse (`part11` / `Part 11`, `getchilditem` / `Get-ChildItem`, `esignature` / ' +
+  '`e-signature`). When a word was corrected or split, the `text` item begins with ' +
+  '`Showing results for “…”.` and the corrected query. Question phrasing (“how do I”, “can you”, “how ' +
+  'long does it take”) weighs less than the subject; link lists (“Related”, “See also”) weigh little; a ' +
+  'page whose title or alias the query names ranks first. When the best result matches fewer than half of ' +
+  'the query’s words, the `text` item says the match is weak (it begins `No page on … matches`).\n\n' +
+  'A query with nothing searchable in it (only very common words or punctuation) is answered 200 with ' +
+  '`response_type` `Elicitation` and a text asking what to search for; a query that matches nothing is an ' +
+  '`Answer` whose only item is a text suggesting how to rephrase. Readable from any origin: every answer, ' +
+  'error and stream carries `Access-Control-Allow-Origin: *`.';
 
 const ASK_STREAMING = (on: string, off: string) =>
   `Streaming is chosen by ${on}, or, when the request does not say, by an Accept header that ranks ` +
@@ -602,6 +620,14 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
               description: 'Echoed in `_meta.conversation_id` of the answer.',
               schema: { type: 'string', maxLength: MAX_CONVERSATION_ID_LENGTH },
             },
+            {
+              name: 'scope',
+              in: 'query',
+              required: false,
+              description: `${SCOPE_DESCRIPTION} Sent once; longer than ${MAX_SCOPE_LENGTH} characters is a 400.`,
+              schema: { type: 'string', maxLength: MAX_SCOPE_LENGTH },
+              example: '/docs/',
+            },
           ],
           responses: askResponses(false),
         },
@@ -609,7 +635,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           operationId: 'queryPublicContent',
           tags: ['Discovery'],
           summary: 'Query the public pages (NLWeb request body)',
-          description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`context\` and \`query.site\` are accepted and not used.`,
+          description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`query.scope\` works as GET \`scope\`; \`context\` and \`query.site\` are accepted and not used.`,
           security: [],
           requestBody: {
             required: true,

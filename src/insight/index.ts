@@ -30,7 +30,7 @@ export {
   type SearchCounts,
   type StoredInsight,
 } from './store.js';
-export { isWeakMatch, WEAK_MATCH_COVERAGE } from './weak-match.js';
+export { isWeakMatch } from './weak-match.js';
 export {
   isIsoDay,
   isoDayOf,

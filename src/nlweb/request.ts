@@ -7,6 +7,7 @@ import {
   MAX_CONVERSATION_ID_LENGTH,
   MAX_QUERY_LENGTH,
   MAX_RESULTS_LIMIT,
+  MAX_SCOPE_LENGTH,
   type FieldProblem,
 } from '../contract/index.js';
 
@@ -17,6 +18,11 @@ export interface AskQuery {
   /** 1 … 50. */
   maxResults: number;
   conversationId: string | null;
+  /**
+   * Only pages in this scope: `/path/` prefix, `tag:name`, or a section name (GET `scope`, POST
+   * `query.scope`). Absent or null: the whole site.
+   */
+  scope?: string | null;
 }
 
 /** What the caller asked about the answer's form, apart from its content. */
@@ -96,7 +102,7 @@ function parseMaxResults(raw: string): number | null {
 }
 
 /**
- * GET /ask query string. Recognised: query, streaming, max_results, mode, conversation_id, site
+ * GET /ask query string. Recognised: query, streaming, max_results, mode, conversation_id, scope, site
  * (accepted, ignored: the service searches its own site). Other parameters NLWeb clients send
  * (prev, query_id, last_ans, generate_mode, …) are ignored.
  */
@@ -113,6 +119,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
   const maxRaw = take('max_results');
   const mode = take('mode');
   const conversationId = take('conversation_id');
+  const scope = take('scope');
 
   let streaming: boolean | null = null;
   if (streamingRaw !== undefined) {
@@ -148,6 +155,12 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
       fix: `shorten it to at most ${MAX_CONVERSATION_ID_LENGTH} characters`,
     });
 
+  if (scope !== undefined && codePointLength(scope) > MAX_SCOPE_LENGTH)
+    problems.push({
+      field: 'scope',
+      message: `is longer than ${MAX_SCOPE_LENGTH} characters`,
+      fix: 'send a path prefix such as /docs/, a section name or tag:name',
+    });
   if (text !== undefined && codePointLength(text) > MAX_QUERY_LENGTH)
     return { ok: false, reason: 'invalid', text: tooLongText('query', codePointLength(text)) };
   if (problems.length > 0) return invalid(problems);
@@ -155,7 +168,12 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
     return { ok: false, reason: 'missing', text: MISSING_QUERY_TEXT };
   return {
     ok: true,
-    query: { text, maxResults, conversationId: conversationId ?? null },
+    query: {
+      text,
+      maxResults,
+      conversationId: conversationId ?? null,
+      ...(scope !== undefined && scope.trim() !== '' ? { scope } : {}),
+    },
     delivery: { streaming },
   };
 }
@@ -186,6 +204,7 @@ export function parseAskBody(body: unknown): ParsedAsk {
       text: query.text,
       maxResults: Math.min(prefer?.max_results ?? DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT),
       conversationId: meta?.conversation_id ?? null,
+      ...(typeof query.scope === 'string' && query.scope.trim() !== '' ? { scope: query.scope } : {}),
     },
     delivery: { streaming: prefer?.streaming ?? null },
   };

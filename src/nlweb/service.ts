@@ -1,23 +1,29 @@
 import type { AskResult, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
+import type { AskSection } from '../contract/index.js';
 import {
   ASK_STREAM_DEFAULTS,
-  MAX_PASSAGES_PER_PAGE,
+  MAX_COPIES_LISTED,
+  MAX_SECTIONS_PER_PAGE,
   NLWEB_VERSION,
   SNIPPET_LENGTH,
 } from '../contract/index.js';
 import type { Page, Passage, Site } from '../content/index.js';
+import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
   buildIndex,
+  compareKeys,
   makeSnippet,
   prepareSnippetText,
-  search,
+  searchWithPlan,
   type PreparedText,
   type SearchDocument,
   type SearchIndex,
+  type SearchOutcome,
   type SearchResult,
 } from '../search/index.js';
 import { LruCache } from './lru.js';
+import { findCopies, inScope, LINK_LIST_BOOST, linkListSections, nameMatch, pageNames } from './pages.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
 
@@ -101,13 +107,13 @@ export interface AnswerParts {
 
 /** What an answer found, in numbers: the same for every request with the same query. */
 export interface AnswerSummary {
-  /** Results in the answer (0 for an answer that found nothing and for an elicitation). */
+  /** Results (pages) in the answer (0 for an answer that found nothing and for an elicitation). */
   resultCount: number;
   /** Distinct search terms the query analysed to (0: only stop words or punctuation). */
   queryTermCount: number;
-  /** Distinct query terms the top result matched (0 without results). */
-  topMatchedTermCount: number;
-  /** BM25F score of the top result (0 without results). */
+  /** The answer says it is a weak match: its best page matches less than WEAK_COVERAGE of the query. */
+  weak: boolean;
+  /** Score of the top result (0 without results). */
   topScore: number;
 }
 
@@ -123,7 +129,7 @@ interface CachedAnswer {
 const NOTHING_FOUND: AnswerSummary = Object.freeze({
   resultCount: 0,
   queryTermCount: 0,
-  topMatchedTermCount: 0,
+  weak: false,
   topScore: 0,
 });
 
@@ -170,7 +176,8 @@ export function createAskService(
   const siteHost = base.host;
   const siteName = site.info.name || siteHost;
   const pageLink = (page: Page, anchor: string | null): string => {
-    const url = new URL(base.pathname.replace(/\/$/, '') + page.url, base);
+    // Encoded segment by segment: a page named "%" or "a?b" must stay one path.
+    const url = new URL(base.pathname.replace(/\/$/, '') + encodePagePath(page.url), base);
     if (anchor) url.hash = anchor;
     return url.href;
   };
@@ -184,6 +191,21 @@ export function createAskService(
   const index =
     options.index ??
     buildIndex(site.pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
+  const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
+  const names = new Map(site.pages.map((p) => [p.url, pageNames(p)]));
+
+  const copies = findCopies(site.pages);
+
+  // Scopes are few (a version, a section): their masks over the index's documents are kept.
+  const scopes = new LruCache<string, Uint8Array>(64);
+  const scopeMask = (scope: string): Uint8Array =>
+    scopes.getOrSet(scope, () => {
+      const mask = new Uint8Array(index.core.docCount);
+      index.core.keys.forEach((key, d) => {
+        if (inScope(entries.get(key)!.page, scope)) mask[d] = 1;
+      });
+      return mask;
+    });
 
   const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
@@ -192,48 +214,77 @@ export function createAskService(
       prepareSnippetText(passage.text.trim() !== '' ? passage.text : page.description),
     );
 
-  const toResource = (hit: SearchResult): NlWebContentItem => {
+  const section = (hit: SearchResult): AskSection => {
     const entry = entries.get(hit.key)!;
     const { page, passage, url } = entry;
     const heading = headingsBelowTitle(page, passage).at(-1);
     const snippet = makeSnippet(snippetSource(entry), hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
-    const data: AskResult = {
-      '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
+    return {
+      name: heading ?? page.title,
       url,
-      name: heading ? `${page.title} — ${heading}` : page.title,
       description: snippet.text,
-      site: siteHost,
       score: hit.score,
-      ...(page.date ? { datePublished: page.date } : {}),
-      dateModified: page.lastModified,
-      ...(page.tags.length > 0 ? { keywords: [...page.tags] } : {}),
       matchedTerms: hit.matchedTerms,
       matchedWords: snippet.matchedWords,
       highlights: snippet.highlights.map((h) => ({ start: h.start, end: h.end })),
     };
+  };
+
+  const toResource = (ranked: RankedPage): NlWebContentItem => {
+    const { page, hits, score } = ranked;
+    const sections = hits.map(section);
+    const best = sections[0] as AskSection;
+    const url = pageLink(page, null);
+    const others = (copies.groups.get(page.url) ?? [])
+      .filter((u) => u !== page.url)
+      .slice(0, MAX_COPIES_LISTED)
+      .map((u) => {
+        const copy = pagesByUrl.get(u)!;
+        return { url: pageLink(copy, null), name: copy.title };
+      });
+    const data: AskResult = {
+      '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
+      url,
+      name: page.title,
+      description: best.description,
+      site: siteHost,
+      score,
+      ...(page.date ? { datePublished: page.date } : {}),
+      dateModified: page.lastModified,
+      ...(page.tags.length > 0 ? { keywords: [...page.tags] } : {}),
+      matchedTerms: best.matchedTerms,
+      matchedWords: best.matchedWords,
+      highlights: best.highlights,
+      sections,
+      ...(others.length > 0 ? { otherCopies: others } : {}),
+    };
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
 
-  const compute = (text: string, maxResults: number): CachedAnswer => {
+  const compute = (text: string, maxResults: number, scope: string | null): CachedAnswer => {
+    const ranked = rankPages(
+      { index, entries, names, copies, allow: scope === null ? undefined : scopeMask(scope) },
+      text,
+      maxResults,
+    );
     const queryTermCount = analyzeQuery(text).length;
-    if (queryTermCount === 0) {
+    if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return cachedAnswer(
         'Elicitation',
         [{ type: 'text', text: elicitationText(text, siteName) }],
         NOTHING_FOUND,
       );
     }
-    const hits = rankPassages(index, entries, text, maxResults, passageCount);
-    const resources = hits.map(toResource);
-    const top = hits[0];
+    const resources = ranked.pages.map(toResource);
+    const best = ranked.pages[0];
     return cachedAnswer(
       'Answer',
-      [{ type: 'text', text: summaryText(text, siteName, resources) }, ...resources],
+      [{ type: 'text', text: summaryText(text, siteName, resources, ranked, scope) }, ...resources],
       {
-        resultCount: hits.length,
+        resultCount: ranked.pages.length,
         queryTermCount,
-        topMatchedTermCount: top ? Math.min(new Set(top.matchedTerms).size, queryTermCount) : 0,
-        topScore: top?.score ?? 0,
+        weak: best !== undefined && best.coverage < WEAK_COVERAGE,
+        topScore: best?.score ?? 0,
       },
     );
   };
@@ -242,23 +293,31 @@ export function createAskService(
   const cache = new LruCache<string, CachedAnswer>(options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE);
   // A caller that asks with the same query object again (the fast path keeps parsed URLs) skips
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
-  const keys = new WeakMap<AskQuery, { text: string; maxResults: number; key: string }>();
+  const keys = new WeakMap<
+    AskQuery,
+    { text: string; maxResults: number; scope: string | null; key: string }
+  >();
+  const scopeOf = (query: AskQuery): string | null => normaliseScope(query.scope);
   const cacheKey = (query: AskQuery): string => {
     const known = keys.get(query);
-    if (known && known.text === query.text && known.maxResults === query.maxResults) return known.key;
-    const key = `${query.maxResults}\u0000${normaliseQuery(query.text)}`;
-    keys.set(query, { text: query.text, maxResults: query.maxResults, key });
+    const scope = scopeOf(query);
+    if (known && known.text === query.text && known.maxResults === query.maxResults && known.scope === scope)
+      return known.key;
+    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${normaliseQuery(query.text)}`;
+    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, key });
     return key;
   };
+  const computeFor = (query: AskQuery): CachedAnswer =>
+    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query));
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
   const lookup = (query: AskQuery, counted = true): CachedAnswer => {
     let answer: CachedAnswer | undefined;
-    if (cache.capacity === 0) answer = compute(normaliseQuery(query.text), query.maxResults);
+    if (cache.capacity === 0) answer = computeFor(query);
     else {
       const key = cacheKey(query);
       answer = cache.get(key);
       if (answer === undefined) {
-        answer = compute(normaliseQuery(query.text), query.maxResults);
+        answer = computeFor(query);
         cache.set(key, answer);
       } else if (counted) counts.cacheHits++;
     }
@@ -322,18 +381,40 @@ export function createAskService(
   };
 }
 
+const linkLists = new WeakMap<Page, Set<string | null>>();
+
+/** The text before the page's first heading, else its first section in key order. */
+function leadPassage(page: Page): Passage | undefined {
+  let lead: Passage | undefined;
+  for (const p of page.passages) {
+    if (p.anchor === null) return p;
+    if (!lead || compareKeys(p.key, lead.key) < 0) lead = p;
+  }
+  return lead;
+}
+
 /**
  * What the index holds for one passage: title = page title, headings = heading path below the
- * title joined with " > ", body = passage text. Exported so the benchmark indexes exactly this.
+ * title joined with " > " (for the page's first passage, also its aliases, keywords and tags),
+ * body = passage text; a link-list section weighs LINK_LIST_BOOST. Exported so the benchmark
+ * indexes exactly this.
  */
 export function passageDocument(page: Page, passage: Passage): SearchDocument {
+  let lists = linkLists.get(page);
+  if (!lists) linkLists.set(page, (lists = linkListSections(page)));
+  const headings = headingsBelowTitle(page, passage).join(' > ');
+  const names =
+    passage === leadPassage(page)
+      ? [...(page.aliases ?? []), ...(page.keywords ?? []), ...page.tags].join(' ; ')
+      : '';
   return {
     key: passage.key,
     fields: {
       title: page.title,
-      headings: headingsBelowTitle(page, passage).join(' > '),
+      headings: names === '' ? headings : headings === '' ? names : `${headings} ; ${names}`,
       body: passage.text,
     },
+    ...(lists.has(passage.anchor) ? { boost: LINK_LIST_BOOST } : {}),
   };
 }
 
@@ -347,49 +428,134 @@ function isDocumentation(url: string): boolean {
   return url === '/docs' || url.startsWith('/docs/');
 }
 
+/** A result: a page (the preferred of its copies that matched), its score and best sections. */
+interface RankedPage {
+  page: Page;
+  score: number;
+  /** Its best passages, best first (at most MAX_SECTIONS_PER_PAGE). */
+  hits: SearchResult[];
+  /** Share of the query's words (by weight) that the page matched, 0 … 1. */
+  coverage: number;
+}
+
+interface RankingContext {
+  index: SearchIndex;
+  entries: Map<string, Entry>;
+  names: Map<string, string[][]>;
+  copies: ReturnType<typeof findCopies>;
+  allow: Uint8Array | undefined;
+}
+
+/** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
+export const NAME_MATCH_BOOST = 4;
+/** Share of the page's 2nd and 3rd best sections' scores added to its best. */
+const SECTION_SUPPORT = 0.3;
+/** Sections below this share of the page's best passage score are not listed. */
+const SECTION_SHARE = 0.3;
+
 /**
- * Best passages with at most MAX_PASSAGES_PER_PAGE per page, in score order. Asks the index for
- * more candidates until enough survive the per-page cap or the index has no more.
+ * Pages in score order, one result per page (and per group of copies), each with its best
+ * sections. A page's score is its best passage's, raised by how fully the query names the page.
+ * Asks the index for more passages until enough pages are found or the index has no more.
  */
-function rankPassages(
-  index: SearchIndex,
-  entries: Map<string, Entry>,
+function rankPages(
+  ctx: RankingContext,
   text: string,
   maxResults: number,
-  passageCount: number,
-): SearchResult[] {
-  let limit = Math.min(passageCount, maxResults * 3);
+): { pages: RankedPage[]; outcome: SearchOutcome } {
+  const passageCount = ctx.index.core.docCount;
+  let limit = Math.min(passageCount, Math.max(50, maxResults * 10));
   for (;;) {
-    const hits = search(index, text, { limit });
-    const perPage = new Map<string, number>();
-    const kept: SearchResult[] = [];
-    for (const hit of hits) {
-      const pageUrl = entries.get(hit.key)!.page.url;
-      const seen = perPage.get(pageUrl) ?? 0;
-      if (seen >= MAX_PASSAGES_PER_PAGE) continue;
-      perPage.set(pageUrl, seen + 1);
-      kept.push(hit);
-      if (kept.length === maxResults) return kept;
+    const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
+    const byPage = new Map<string, SearchResult[]>();
+    for (const hit of outcome.results) {
+      const url = ctx.entries.get(hit.key)!.page.url;
+      const list = byPage.get(url);
+      if (list) list.push(hit);
+      else byPage.set(url, [hit]);
     }
-    if (hits.length < limit || limit >= passageCount) return kept;
+    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
+    const pages: RankedPage[] = [];
+    for (const [url, hits] of byPage) {
+      const page = ctx.entries.get(hits[0]!.key)!.page;
+      const matched = new Set<string>();
+      for (const h of hits) for (const t of h.matchedTerms) matched.add(t);
+      let covered = 0;
+      for (const w of outcome.queryWords) if (w.terms.some((t) => matched.has(t))) covered += w.weight;
+      const named = nameMatch(ctx.names.get(url) ?? [], matched, outcome.queryWords.length);
+      const best = hits[0]!.score;
+      // A page that answers in several sections is a little stronger than one with a single mention.
+      let support = 0;
+      for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
+      pages.push({
+        page,
+        score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
+        hits: hits
+          .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
+          .slice(0, MAX_SECTIONS_PER_PAGE),
+        coverage: totalWeight > 0 ? covered / totalWeight : 0,
+      });
+    }
+    const pref = (p: RankedPage) => ctx.copies.preference.get(p.page.url) ?? 0;
+    pages.sort((a, b) => b.score - a.score || pref(a) - pref(b) || compareKeys(a.page.url, b.page.url));
+    const kept: RankedPage[] = [];
+    const groupsSeen = new Set<string[]>();
+    for (const p of pages) {
+      const group = ctx.copies.groups.get(p.page.url);
+      if (group) {
+        if (groupsSeen.has(group)) continue;
+        groupsSeen.add(group);
+      }
+      kept.push(p);
+      if (kept.length === maxResults) break;
+    }
+    if (kept.length === maxResults || outcome.results.length < limit || limit >= passageCount)
+      return { pages: kept, outcome };
     limit = Math.min(passageCount, limit * 2);
   }
+}
+
+/** A valid scope, or null for the whole site. */
+function normaliseScope(scope: string | null | undefined): string | null {
+  if (typeof scope !== 'string') return null;
+  const s = scope.trim();
+  return s === '' ? null : s;
 }
 
 function quoted(text: string): string {
   return `“${text}”`;
 }
 
-function summaryText(query: string, siteName: string, resources: NlWebContentItem[]): string {
+/** Below this share of the query's words matched by the best page, the answer says it is weak. */
+export const WEAK_COVERAGE = 0.5;
+
+function summaryText(
+  query: string,
+  siteName: string,
+  resources: NlWebContentItem[],
+  ranked: { pages: RankedPage[]; outcome: SearchOutcome },
+  scope: string | null,
+): string {
+  const { outcome } = ranked;
+  const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
+  const showing =
+    outcome.corrections.length > 0 ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
   if (resources.length === 0)
     return (
-      `Nothing on ${siteName} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
+      `${showing}Nothing on ${where} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
       'product, feature or document, or fewer words.'
     );
   const first = resources[0] as Extract<NlWebContentItem, { type: 'resource' }>;
   const top = first.resource.data as AskResult;
   const count = resources.length === 1 ? '1 result' : `${resources.length} results`;
-  return `Found ${count} for ${quoted(query)} on ${siteName}. Top result: ${top.name} (${top.url}).`;
+  const best = ranked.pages[0] as RankedPage;
+  if (best.coverage < WEAK_COVERAGE) {
+    return (
+      `${showing}No page on ${where} matches ${quoted(query)} well: the ${count} below match only some of its ` +
+      `words (closest: ${top.name}, ${top.url}). Try other words for the same thing, or fewer words.`
+    );
+  }
+  return `${showing}Found ${count} for ${quoted(query)} on ${where}. Top result: ${top.name} (${top.url}).`;
 }
 
 function elicitationText(query: string, siteName: string): string {

@@ -21,6 +21,7 @@ import { analyzeTokens } from './analyzer.js';
 import { compareKeys } from './keys.js';
 import type { RankingOptions, RankingOverrides, SearchDocument } from './options.js';
 import { FIELD_NAMES, resolveRanking } from './options.js';
+import { buildVocabulary, type Vocabulary } from './vocabulary.js';
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_MAX = 0xffff;
@@ -54,6 +55,15 @@ export interface IndexCore {
   readonly avgFieldLen: Float64Array;
   readonly wordStart: Uint32Array;
   readonly words: Uint16Array | Uint32Array;
+  /** The surface words, for prefix, typo and split matching. */
+  readonly vocabulary: Vocabulary;
+  /** Each document's boost (SearchDocument.boost), already folded into postWeight. */
+  readonly docBoost: Float32Array;
+  /**
+   * Per document: the number of the first document with the same headings and body (itself when
+   * none), so that feedback counts a text once however many copies of it the site has.
+   */
+  readonly docCopyOf: Uint32Array;
   /** Scratch space for one search at a time (searches are synchronous). */
   readonly scratch: Scratch;
 }
@@ -65,6 +75,9 @@ export interface Scratch {
   queryMark: Int16Array;
   /** Per document: bit i set when it has the current query's i-th term (i < MAX_PROXIMITY_TERMS). */
   present: Uint32Array;
+  /** Per document: the best alternative's score of the current query word (prefix, typo). */
+  groupAcc: Float64Array;
+  groupTouched: Uint32Array;
   /** Per term: feedback weight (allocated on first use). */
   fbAcc: Float64Array | null;
   fbTouched: Uint32Array | null;
@@ -119,6 +132,8 @@ function checkDocument(doc: SearchDocument, i: number): void {
     if (typeof f[name] !== 'string')
       throw new TypeError(`document ${doc.key}: field ${name} must be a string`);
   }
+  if (doc.boost !== undefined && !(Number.isFinite(doc.boost) && doc.boost > 0))
+    throw new TypeError(`document ${doc.key}: boost must be a positive number`);
 }
 
 /** Build an index over documents. Keys must be unique. */
@@ -136,6 +151,9 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
   // Pass 1: analyze, number the terms, fill the forward index, count document frequencies.
   const termIds = new Map<string, number>();
   const terms: string[] = [];
+  const wordTerm = new Map<string, number>();
+  const copyOf = new Uint32Array(n);
+  const firstWithText = new Map<string, number>();
   let dfList = new Uint32Array(1024);
   let lastDoc = new Int32Array(1024).fill(-1);
   const fwd = new I32Builder(1 << 16);
@@ -146,6 +164,10 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
 
   for (let d = 0; d < n; d++) {
     const doc = sorted[d] as SearchDocument;
+    const text = `${doc.fields.headings}\u0000${doc.fields.body}`;
+    const first = firstWithText.get(text);
+    copyOf[d] = first ?? d;
+    if (first === undefined) firstWithText.set(text, d);
     for (let f = 0; f < FIELD_COUNT; f++) {
       fwdStart[d * FIELD_COUNT + f] = fwd.length;
       let len = 0;
@@ -164,6 +186,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
             lastDoc = grownLast;
           }
         }
+        if (!wordTerm.has(tok.folded)) wordTerm.set(tok.folded, id);
         if (lastDoc[id] !== d) {
           lastDoc[id] = d;
           (dfList[id] as number)++;
@@ -238,12 +261,17 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     fieldLen,
     avgFieldLen,
     ...forwardIndex(n, termCount, fwdStart, fwdArr),
+    vocabulary: buildVocabulary(wordTerm),
+    docBoost: Float32Array.from(sorted, (doc) => doc.boost ?? 1),
+    docCopyOf: copyOf,
     scratch: {
       acc: new Float64Array(n),
       // One spare slot: accumulate's branch-free append writes before it knows whether to count.
       touched: new Uint32Array(n + 1),
       queryMark: new Int16Array(termCount).fill(-1),
       present: new Uint32Array(n),
+      groupAcc: new Float64Array(n),
+      groupTouched: new Uint32Array(n + 1),
       fbAcc: null,
       fbTouched: null,
       heap: new Uint32Array(64),
@@ -293,16 +321,17 @@ function computeWeights(core: IndexCore, ranking: RankingOptions): Float32Array 
     }
   }
   const k1 = ranking.k1;
-  const { postDoc, postTf } = core;
+  const { postDoc, postTf, docBoost } = core;
   const out = new Float32Array(postDoc.length);
   for (let p = 0; p < postDoc.length; p++) {
-    const o = (postDoc[p] as number) * FIELD_COUNT;
+    const d = postDoc[p] as number;
+    const o = d * FIELD_COUNT;
     const q = p * FIELD_COUNT;
     const tf =
       (postTf[q] as number) * (norms[o] as number) +
       (postTf[q + 1] as number) * (norms[o + 1] as number) +
       (postTf[q + 2] as number) * (norms[o + 2] as number);
-    out[p] = tf > 0 ? ((k1 + 1) * tf) / (k1 + tf) : 0;
+    out[p] = tf > 0 ? ((docBoost[d] as number) * (k1 + 1) * tf) / (k1 + tf) : 0;
   }
   return out;
 }
@@ -343,6 +372,12 @@ export function indexStats(index: SearchIndex): IndexStats {
     c.scratch.touched,
     c.scratch.queryMark,
     c.scratch.present,
+    c.scratch.groupAcc,
+    c.scratch.groupTouched,
+    c.vocabulary.term,
+    c.vocabulary.mask,
+    c.docBoost,
+    c.docCopyOf,
     index.postWeight,
   ];
   let bytes = 0;

@@ -27,8 +27,13 @@ export type {
   RankingOverrides,
   SearchDocument,
 } from './options.js';
-export { search } from './search.js';
-export type { SearchOptions, SearchResult } from './search.js';
+export { search, searchWithPlan } from './search.js';
+export type { SearchOptions, SearchOutcome, SearchResult } from './search.js';
+export { planQuery, QUESTION_FRAME_WORDS } from './query.js';
+export type { PlanOptions, QueryCorrection, QueryPlan } from './query.js';
+export { allowedEdits, editDistance } from './vocabulary.js';
+export type { Vocabulary } from './vocabulary.js';
+
 export { makeSnippet, prepareSnippetText } from './snippet.js';
 export type { Highlight, PreparedText, Snippet, SnippetOptions } from './snippet.js';
 export { stemEnglish } from './stemmer.js';

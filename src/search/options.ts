@@ -14,6 +14,11 @@ export interface SearchDocument {
     headings: string;
     body: string;
   };
+  /**
+   * Multiplies the document's score (default 1): below 1 for text that rarely answers a question
+   * by itself, such as a list of links to other pages.
+   */
+  boost?: number;
 }
 
 /** BM25F parameters of one field. */

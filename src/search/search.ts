@@ -4,10 +4,9 @@
  * scores are rounded to 6 decimals before ordering.
  */
 
-import type { QueryTerm } from './analyzer.js';
-import { analyzeQuery } from './analyzer.js';
 import type { IndexCore, Scratch, SearchIndex } from './build.js';
 import { MAX_PROXIMITY_TERMS } from './build.js';
+import { planQuery, type QueryCorrection, type QueryPlan } from './query.js';
 
 // A local copy of build.ts's FIELD_COUNT: hot loops read it, and a module-local constant is cheaper
 // than an imported binding under some loaders (tsx compiles imports to getters).
@@ -18,6 +17,31 @@ export interface SearchOptions {
   limit?: number;
   /** Results skipped (default 0). */
   offset?: number;
+  /** Match the last word as a prefix when the text ends inside it (default true). */
+  prefix?: boolean;
+  /** Correct misspelt words and split run-together ones (default true). */
+  typos?: boolean;
+  /**
+   * Only documents whose number (their place in key order, `index.core.keys`) is 1 here are
+   * returned (a scope: a path prefix, a section, a tag). Feedback still reads every document.
+   */
+  allow?: Uint8Array;
+}
+
+/** A search's results and what it searched for. */
+export interface SearchOutcome {
+  results: SearchResult[];
+  /** Misspelt or run-together words and what was searched instead. */
+  corrections: QueryCorrection[];
+  /** The query with the corrections applied. */
+  correctedText: string;
+  /** Whether any query word matched something in the index. */
+  matchedAny: boolean;
+  /**
+   * The query's words as searched: their weight and the index terms that count for each (none for
+   * a word that matches nothing in the index).
+   */
+  queryWords: { weight: number; terms: string[] }[];
 }
 
 export interface SearchResult {
@@ -178,15 +202,66 @@ function topK(scratch: Scratch, values: Float64Array, ids: Uint32Array, count: n
   return out;
 }
 
-function lookupTerms(core: IndexCore, query: QueryTerm[]): WeightedTerm[] {
-  const out: WeightedTerm[] = [];
-  for (const q of query) {
+/** One query word's alternatives as weighted terms (see query.ts), strongest first. */
+interface QueryWord {
+  /** The first alternative (the exact term when the index has it): proximity's and feedback's view of the word. */
+  main: WeightedTerm;
+  alternatives: WeightedTerm[];
+}
+
+function weightedWords(core: IndexCore, plan: QueryPlan): QueryWord[] {
+  const out: QueryWord[] = [];
+  for (const w of plan.words) {
     if (out.length >= MAX_QUERY_TERMS) break;
-    const id = core.termIds.get(q.term);
-    if (id === undefined) continue;
-    out.push({ id, term: q.term, weight: q.weight, idf: idf(core.docCount, core.df[id] as number) });
+    const alternatives = w.alternatives.map((a) => ({
+      id: a.id,
+      term: a.term,
+      weight: w.weight * a.factor,
+      idf: idf(core.docCount, a.idfDf ?? (core.df[a.idfOf ?? a.id] as number)),
+    }));
+    out.push({ main: alternatives[0] as WeightedTerm, alternatives });
   }
   return out;
+}
+
+/**
+ * A word with several alternatives: each document scores its best alternative (a document with
+ * "protocol" and "protocols" is not counted twice for "protoc"), and bit i of present is set.
+ */
+function accumulateWord(index: SearchIndex, word: QueryWord, i: number, touchedCount: number): number {
+  if (word.alternatives.length === 1 && word.main === word.alternatives[0])
+    return accumulateQueryTerm(index, word.main, i, touchedCount);
+  const c = index.core;
+  const { acc, touched, present, groupAcc, groupTouched } = c.scratch;
+  const postDoc = c.postDoc;
+  const postWeight = index.postWeight;
+  const bit = i < MAX_PROXIMITY_TERMS ? 1 << i : 0;
+  let n = 0;
+  for (const t of word.alternatives) {
+    const scale = t.weight * t.idf;
+    const end = c.postStart[t.id + 1] as number;
+    for (let p = c.postStart[t.id] as number; p < end; p++) {
+      const d = postDoc[p] as number;
+      present[d] = (present[d] as number) | bit;
+      const v = scale * (postWeight[p] as number);
+      const prev = groupAcc[d] as number;
+      if (v > prev) {
+        // Scores are positive, so a document is listed once: when it first gets one.
+        if (prev === 0) groupTouched[n++] = d;
+        groupAcc[d] = v;
+      }
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const d = groupTouched[k] as number;
+    const v = groupAcc[d] as number;
+    groupAcc[d] = 0;
+    const prev = acc[d] as number;
+    touched[touchedCount] = d;
+    touchedCount += +(prev === 0);
+    acc[d] = prev + v;
+  }
+  return touchedCount;
 }
 
 /**
@@ -405,12 +480,20 @@ function containsDoc(core: IndexCore, termId: number, d: number): boolean {
  * The query terms in document d, in query order: from the presence bits for the first
  * MAX_PROXIMITY_TERMS terms, by a binary search of the postings for any others.
  */
-function matchedTerms(core: IndexCore, terms: WeightedTerm[], d: number): string[] {
+function matchedTerms(core: IndexCore, words: QueryWord[], d: number): string[] {
   const bits = core.scratch.present[d] as number;
   const out: string[] = [];
-  for (let i = 0; i < terms.length; i++) {
-    const t = terms[i] as WeightedTerm;
-    if (i < MAX_PROXIMITY_TERMS ? (bits & (1 << i)) !== 0 : containsDoc(core, t.id, d)) out.push(t.term);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as QueryWord;
+    if (w.alternatives.length === 1) {
+      const t = w.main;
+      if (i < MAX_PROXIMITY_TERMS ? (bits & (1 << i)) !== 0 : containsDoc(core, t.id, d)) {
+        if (!out.includes(t.term)) out.push(t.term);
+      }
+      continue;
+    }
+    if (i < MAX_PROXIMITY_TERMS && (bits & (1 << i)) === 0) continue;
+    for (const t of w.alternatives) if (!out.includes(t.term) && containsDoc(core, t.id, d)) out.push(t.term);
   }
   return out;
 }
@@ -503,47 +586,75 @@ function checkCount(name: string, v: number | undefined, dflt: number): number {
  * ascending in UTF-8 byte order. An empty array when the query has nothing searchable.
  */
 export function search(index: SearchIndex, queryText: string, options: SearchOptions = {}): SearchResult[] {
+  return searchWithPlan(index, queryText, options).results;
+}
+
+/** `search`, also telling what was searched for (corrections, the corrected text). */
+export function searchWithPlan(
+  index: SearchIndex,
+  queryText: string,
+  options: SearchOptions = {},
+): SearchOutcome {
   const limit = checkCount('limit', options.limit, 10);
   const offset = checkCount('offset', options.offset, 0);
-  if (limit === 0 || typeof queryText !== 'string') return [];
+  const nothing: SearchOutcome = {
+    results: [],
+    corrections: [],
+    correctedText: '',
+    matchedAny: false,
+    queryWords: [],
+  };
+  if (typeof queryText !== 'string') return nothing;
   const c = index.core;
   const r = index.ranking;
-  const terms = lookupTerms(c, analyzeQuery(queryText, r.dropQuestionWords));
-  if (terms.length === 0) return [];
+  const plan = planQuery(c, queryText, {
+    dropQuestionWords: r.dropQuestionWords,
+    prefix: options.prefix ?? true,
+    typos: options.typos ?? true,
+  });
+  const words = weightedWords(c, plan);
+  const outcome = (results: SearchResult[]): SearchOutcome => ({
+    results,
+    corrections: plan.corrections,
+    correctedText: plan.correctedText,
+    matchedAny: words.length > 0,
+    queryWords: [
+      ...plan.words.map((w) => ({ weight: w.weight, terms: w.alternatives.map((a) => a.term) })),
+      ...plan.unmatched.map((weight) => ({ weight, terms: [] })),
+    ],
+  });
+  if (limit === 0 || words.length === 0) return outcome([]);
+  const terms = words.map((w) => w.main);
 
   const s = c.scratch;
   let touched = 0;
-  // Mark the query terms (their index in the query) for feedback and proximity.
-  terms.forEach((t, i) => (s.queryMark[t.id] = i));
+  // Mark every alternative with its word's index in the query, for feedback and proximity.
+  words.forEach((w, i) => {
+    for (const t of w.alternatives) s.queryMark[t.id] = i;
+  });
   try {
-    terms.forEach((t, i) => (touched = accumulateQueryTerm(index, t, i, touched)));
+    words.forEach((w, i) => (touched = accumulateWord(index, w, i, touched)));
 
     if (r.feedback.enabled && r.feedback.docs > 0 && r.feedback.terms > 0) {
-      const fbDocs = topK(s, s.acc, s.touched, touched, r.feedback.docs);
+      const candidates = topK(s, s.acc, s.touched, touched, r.feedback.docs * 3);
+      const fbDocs = distinctTexts(c, candidates, r.feedback.docs);
       for (const t of feedbackTerms(index, fbDocs, terms)) touched = accumulate(index, t, touched);
     }
 
-    const wanted = offset + limit;
-    const depth = r.proximity.enabled && terms.length > 1 ? r.proximity.depth : 0;
-    const best = topK(s, s.acc, s.touched, touched, Math.max(wanted, depth));
-    const scores: number[] = new Array<number>(best.length);
-    for (let i = 0; i < best.length; i++) scores[i] = roundScore(s.acc[best[i] as number] as number);
-    if (depth > 0 && r.proximity.weight > 0) rescoreByProximity(index, terms, best, scores, depth, wanted);
-    // Document numbers follow key order, so comparing them is the key tie-break.
-    const order = best.map((_, i) => i);
-    order.sort((a, b) => {
-      const sa = scores[a] as number;
-      const sb = scores[b] as number;
-      return sa !== sb ? sb - sa : (best[a] as number) - (best[b] as number);
-    });
-    return order.slice(offset, wanted).map((i) => {
-      const d = best[i] as number;
-      return {
-        key: c.keys[d] as string,
-        score: scores[i] as number,
-        matchedTerms: matchedTerms(c, terms, d),
-      };
-    });
+    let candidates = touched;
+    if (options.allow) {
+      // Keep the allowed documents at the front of the candidates (touched keeps them all for clean-up).
+      const allow = options.allow;
+      const kept: number[] = [];
+      for (let i = 0; i < touched; i++) {
+        const d = s.touched[i] as number;
+        if (allow[d] === 1) kept.push(d);
+      }
+      candidates = kept.length;
+      const scratchIds = Uint32Array.from(kept);
+      return outcome(rank(index, words, terms, scratchIds, candidates, offset, limit));
+    }
+    return outcome(rank(index, words, terms, s.touched, candidates, offset, limit));
   } finally {
     if (touched * 8 > c.docCount) {
       // A large share of the documents: clearing the arrays in one sweep is cheaper than one by one.
@@ -556,6 +667,58 @@ export function search(index: SearchIndex, queryText: string, options: SearchOpt
         s.present[d] = 0;
       }
     }
-    for (const t of terms) s.queryMark[t.id] = -1;
+    for (const w of words) for (const t of w.alternatives) s.queryMark[t.id] = -1;
   }
+}
+
+/**
+ * The first `k` of the feedback candidates whose text is not a copy of an earlier one's: a page
+ * copied in several versions must not pull the feedback towards itself several times over.
+ */
+function distinctTexts(core: IndexCore, docs: number[], k: number): number[] {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (const d of docs) {
+    const copy = core.docCopyOf[d] as number;
+    if (seen.has(copy)) continue;
+    seen.add(copy);
+    out.push(d);
+    if (out.length === k) break;
+  }
+  return out;
+}
+
+function rank(
+  index: SearchIndex,
+  words: QueryWord[],
+  terms: WeightedTerm[],
+  ids: Uint32Array,
+  count: number,
+  offset: number,
+  limit: number,
+): SearchResult[] {
+  const c = index.core;
+  const r = index.ranking;
+  const s = c.scratch;
+  const wanted = offset + limit;
+  const depth = r.proximity.enabled && terms.length > 1 ? r.proximity.depth : 0;
+  const best = topK(s, s.acc, ids, count, Math.max(wanted, depth));
+  const scores: number[] = new Array<number>(best.length);
+  for (let i = 0; i < best.length; i++) scores[i] = roundScore(s.acc[best[i] as number] as number);
+  if (depth > 0 && r.proximity.weight > 0) rescoreByProximity(index, terms, best, scores, depth, wanted);
+  // Document numbers follow key order, so comparing them is the key tie-break.
+  const order = best.map((_, i) => i);
+  order.sort((a, b) => {
+    const sa = scores[a] as number;
+    const sb = scores[b] as number;
+    return sa !== sb ? sb - sa : (best[a] as number) - (best[b] as number);
+  });
+  return order.slice(offset, wanted).map((i) => {
+    const d = best[i] as number;
+    return {
+      key: c.keys[d] as string,
+      score: scores[i] as number,
+      matchedTerms: matchedTerms(c, words, d),
+    };
+  });
 }

@@ -272,12 +272,16 @@ export interface SearchHit {
   snippet: string;
   /** UTF-16 ranges of `snippet` to mark. */
   highlights: readonly { start: number; end: number }[];
+  /** The page's other matching sections (the first is the page link itself). */
+  sections?: readonly { title: string; href: string; snippet: string; highlights: SearchHit['highlights'] }[];
 }
 
 export interface SearchOutcome {
   query: string;
   /** The summary line of the answer, or the reason there is none. */
   status: string;
+  /** "Showing results for “…”" when the search corrected the query. */
+  correction?: string;
   hits: readonly SearchHit[];
 }
 
@@ -294,13 +298,24 @@ function renderSnippet(text: string, highlights: SearchHit['highlights']): strin
 
 export function renderSearchHits(hits: readonly SearchHit[]): string {
   return hits
-    .map(
-      (hit) =>
+    .map((hit) => {
+      const sections = (hit.sections ?? [])
+        .map(
+          (section) =>
+            `<li><a class="result-section" href="${escapeHtml(section.href)}">` +
+            `<span class="result-section-title">${escapeHtml(section.title)}</span>` +
+            `<span class="result-snippet">${renderSnippet(section.snippet, section.highlights)}</span></a></li>`,
+        )
+        .join('');
+      return (
         `<li class="result"><a class="result-link" href="${escapeHtml(hit.href)}">` +
         `<span class="result-title">${escapeHtml(hit.title)}</span>` +
         `<span class="result-url">${escapeHtml(hit.displayUrl)}</span>` +
-        `<span class="result-snippet">${renderSnippet(hit.snippet, hit.highlights)}</span></a></li>`,
-    )
+        `<span class="result-snippet">${renderSnippet(hit.snippet, hit.highlights)}</span></a>` +
+        (sections ? `<ul class="result-sections">${sections}</ul>` : '') +
+        '</li>'
+      );
+    })
     .join('');
 }
 
@@ -319,6 +334,7 @@ export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string
     '</div></div>',
     '<div class="container section search-page" data-search-results>',
     `<p class="results-status" role="status" aria-live="polite" data-search-status>${escapeHtml(outcome.status)}</p>`,
+    `<p class="results-correction" data-search-correction${outcome.correction ? '' : ' hidden'}>${escapeHtml(outcome.correction ?? '')}</p>`,
     `<ol class="results-list" data-search-list>${renderSearchHits(outcome.hits)}</ol>`,
     '</div>',
   ].join('');

@@ -47,7 +47,7 @@ function highlightsOf(value: unknown, snippet: string): SearchHit['highlights'] 
   );
 }
 
-/** The search page's results, from the NLWeb answer. */
+/** The search page's results, from the NLWeb answer: one entry per page, its other sections inside. */
 export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: string): SearchOutcome {
   let status = '';
   const hits: SearchHit[] = [];
@@ -63,18 +63,44 @@ export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: s
       const link = linkOf(record.url, publicBaseUrl);
       if (!link) continue;
       const snippet = typeof record.description === 'string' ? record.description : '';
+      const sections = (Array.isArray(record.sections) ? record.sections : []).flatMap((value: unknown) => {
+        const section = value as Record<string, unknown>;
+        const sectionLink = typeof section.url === 'string' ? linkOf(section.url, publicBaseUrl) : null;
+        if (!sectionLink || typeof section.name !== 'string') return [];
+        const text = typeof section.description === 'string' ? section.description : '';
+        return [
+          {
+            title: section.name,
+            href: sectionLink.href,
+            snippet: text,
+            highlights: highlightsOf(section.highlights, text),
+          },
+        ];
+      });
       hits.push({
         title: typeof record.name === 'string' ? record.name : link.display,
-        href: link.href,
+        // The best section's anchor (the page itself when that is the top of the page).
+        href: sections[0]?.href ?? link.href,
         displayUrl: link.display,
         snippet,
         highlights: highlightsOf(record.highlights, snippet),
+        sections: sections.slice(1),
       });
     }
   }
+  const corrected = /^Showing results for “(.*?)”\./.exec(status);
+  const weak = /^(?:Showing results for “.*?”\. )?No page on /.test(status);
   // The answer's own text is written for agents (it repeats the top URL); people get a count.
-  if (hits.length > 0) status = `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${query}”`;
-  return { query, status, hits };
+  if (hits.length > 0)
+    status = weak
+      ? `No page matches “${query}” well; the closest ${hits.length === 1 ? 'page' : 'pages'}:`
+      : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${query}”`;
+  return {
+    query,
+    status,
+    ...(corrected ? { correction: `Showing results for “${corrected[1]}”` } : {}),
+    hits,
+  };
 }
 
 /**

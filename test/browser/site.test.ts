@@ -194,12 +194,14 @@ describe('search as a visitor', () => {
     expect(marks.length).toBeGreaterThan(0);
     for (const mark of marks) expect(mark.toLowerCase()).toMatch(/^(eligib|criteri)/);
 
-    // Keyboard: ArrowDown from the box to the first result, on to the second, back up.
+    // Keyboard: ArrowDown from the box to the first result, on to the next link (a section of it
+    // or the next page), back up.
     await input.press('ArrowDown');
     expect(await page.evaluate('document.activeElement.className')).toBe('result-link');
-    const firstHref = await results.nth(0).getAttribute('href');
+    const links = page.locator('.live-results .results-list a');
+    const firstHref = await links.nth(0).getAttribute('href');
     await page.keyboard.press('ArrowDown');
-    const secondHref = await results.nth(1).getAttribute('href');
+    const secondHref = await links.nth(1).getAttribute('href');
     expect(await page.evaluate('document.activeElement.getAttribute("href")')).toBe(secondHref);
     // The focused result is visibly marked.
     expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).not.toBe('none');
@@ -218,6 +220,59 @@ describe('search as a visitor', () => {
     await page.locator('.live-results .result-link').first().waitFor();
     await page.locator('#header-search-input').press('Escape');
     expect(await page.locator('.live-results').isVisible()).toBe(false);
+
+    expect(await cspViolationsOf(page)).toEqual([]);
+    expect(problems.console).toEqual([]);
+    expect(problems.pageErrors).toEqual([]);
+  }, 60_000);
+
+  it('answers from the second letter, shows the correction line, and lists a page once with its sections', async () => {
+    const { page, problems } = await openPage();
+    await page.goto(site.url + '/product/');
+    const input = page.locator('#header-search-input');
+    await input.click();
+    await input.pressSequentially('pr', { delay: 15 });
+    await page.locator('.live-results .result-link').first().waitFor();
+    await expect.poll(() => page.locator('.live-status').textContent()).toMatch(/^\d+ results? for “pr”$/);
+    expect(await page.locator('.live-correction').isVisible()).toBe(false);
+
+    await input.fill('');
+    await input.pressSequentially('informed consnt', { delay: 15 });
+    await expect
+      .poll(() => page.locator('.live-status').textContent())
+      .toMatch(/^\d+ results? for “informed consnt”$/);
+    expect(await page.locator('.live-correction').textContent()).toBe(
+      'Showing results for “informed consent”',
+    );
+    expect(await page.locator('.live-correction').isVisible()).toBe(true);
+    const pages = (await page
+      .locator('.live-results .result-link')
+      .evaluateAll((links) =>
+        links.map((link) => new URL((link as unknown as { href: string }).href).pathname),
+      )) as string[];
+    expect(new Set(pages).size).toBe(pages.length);
+    // Sections of a page sit inside its entry and link to their anchors on that page.
+    const sections = page.locator('.live-results .result .result-sections .result-section');
+    expect(await sections.count()).toBeGreaterThan(0);
+    const sectionHref = await sections.first().getAttribute('href');
+    expect(sectionHref).toMatch(/^\/[^#]+#.+/);
+    const owner = await sections
+      .first()
+      .evaluate(
+        (link) =>
+          (link.closest('.result')!.querySelector('.result-link') as unknown as { pathname: string })
+            .pathname,
+      );
+    expect(sectionHref!.split('#')[0]).toBe(owner);
+
+    // Keyboard reaches the section links too.
+    await input.press('ArrowDown');
+    const all = page.locator('.live-results .results-list a');
+    const count = await all.count();
+    for (let i = 1; i < count; i++) await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement.getAttribute("href")')).toBe(
+      await all.nth(count - 1).getAttribute('href'),
+    );
 
     expect(await cspViolationsOf(page)).toEqual([]);
     expect(problems.console).toEqual([]);

@@ -29,9 +29,9 @@ describe('frontdoor check', () => {
     });
     const result = check('--content', root);
     expect(result.stdout.split('\n')).toEqual([
-      `${join(root, 'bad.md')}:3: error: front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+      `${join(root, 'bad.md')}:3: error: front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]; \`tags\` is ignored`,
       `${join(root, 'typo.md')}:3: warning: \`nav\` must be a number; it is ignored`,
-      `${root}: 2 pages loaded, 1 error, 1 warning`,
+      `${root}: 3 pages loaded, 1 error, 1 warning`,
       '',
     ]);
     expect(result.code).toBe(1);

@@ -12,8 +12,8 @@ import {
 import { seededHash } from '../../src/insight/recorder.js';
 import type { AnswerSummary } from '../../src/nlweb/index.js';
 
-const FOUND: AnswerSummary = { resultCount: 3, queryTermCount: 2, topMatchedTermCount: 2, topScore: 9 };
-const NOTHING: AnswerSummary = { resultCount: 0, queryTermCount: 2, topMatchedTermCount: 0, topScore: 0 };
+const FOUND: AnswerSummary = { resultCount: 3, queryTermCount: 2, weak: false, topScore: 9 };
+const NOTHING: AnswerSummary = { resultCount: 0, queryTermCount: 2, weak: false, topScore: 0 };
 const PERSON = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
   'accept-language': 'en',

@@ -399,3 +399,42 @@ describe('hostile input', () => {
     );
   });
 });
+
+describe('/ask scope and corrections', () => {
+  it('limits results to a path prefix (GET scope) and says so, valid under /openapi.json', async () => {
+    const all = resultsOf(expectNlWeb(await get({ query: 'encryption' }), 200));
+    expect(all.map((r) => new URL(r.url).pathname)).toContain('/security');
+    const body = expectNlWeb(await get({ query: 'encryption', scope: '/docs/' }), 200);
+    const scoped = resultsOf(body);
+    expect(scoped.map((r) => new URL(r.url).pathname)).toEqual(['/docs/getting-started']);
+    expect(text(body)).toContain('(scope “/docs/”)');
+  });
+
+  it('takes the scope from POST query.scope: a tag or a section name', async () => {
+    const byTag = resultsOf(
+      expectNlWeb(await post({ query: { text: 'encryption', scope: 'tag:security' } }), 200, 'POST'),
+    );
+    expect(byTag.map((r) => new URL(r.url).pathname)).toEqual(['/security']);
+    const bySection = resultsOf(
+      expectNlWeb(await post({ query: { text: 'encryption', scope: 'docs' } }), 200, 'POST'),
+    );
+    expect(bySection.map((r) => new URL(r.url).pathname)).toEqual(['/docs/getting-started']);
+    const none = expectNlWeb(await get({ query: 'encryption', scope: '/nowhere/' }), 200);
+    expect(resultsOf(none)).toEqual([]);
+  });
+
+  it('refuses a scope that is too long, naming the field', async () => {
+    const body = expectNlWeb(await get({ query: 'encryption', scope: `/${'a'.repeat(300)}` }), 400);
+    expect(text(body)).toContain('scope');
+    const posted = await post({ query: { text: 'encryption', scope: 'a'.repeat(300) } });
+    expect(posted.statusCode).toBe(400);
+  });
+
+  it('says what it searched for when a word was corrected', async () => {
+    const body = expectNlWeb(await get({ query: 'encryptoin keys' }), 200);
+    expect(text(body)).toMatch(
+      /^Showing results for “encryption keys”\. Found \d+ results? for “encryptoin keys”/,
+    );
+    expect(new URL(resultsOf(body)[0]!.url).pathname).toBe('/security');
+  });
+});

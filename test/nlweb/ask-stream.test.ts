@@ -15,7 +15,8 @@ import {
 
 let server: AskApp;
 beforeAll(async () => {
-  server = await startAskApp();
+  // Batches of two, so that the five pages of the fixture site fill several.
+  server = await startAskApp({ streaming: { batchSize: 2 } });
 });
 afterAll(async () => {
   await server?.close();

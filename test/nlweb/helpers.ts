@@ -14,6 +14,7 @@ import { createAskService, type AskService, type AskServiceOptions } from '../..
 import { createSubmissionService } from '../../src/submissions/index.js';
 import { PublishedContract } from '../helpers/openapi.js';
 import { LIMITS_OFF } from '../helpers/limits.js';
+import { linkListAnchors } from '../../src/content/index.js';
 
 export const PUBLIC_BASE_URL = 'https://www.acme.test';
 
@@ -259,6 +260,10 @@ export interface HandPage {
   date?: string | null;
   lastModified?: string;
   tags?: string[];
+  keywords?: string[];
+  aliases?: string[];
+  /** Rendered body (for what is read from the HTML, such as link lists); empty by default. */
+  html?: string;
   sections?: HandSection[];
 }
 
@@ -291,11 +296,13 @@ export function handSite(name: string, pages: HandPage[]): Site {
       date: p.date ?? null,
       lastModified: p.lastModified ?? '2025-01-01',
       tags: p.tags ?? [],
+      keywords: p.keywords ?? [],
+      aliases: p.aliases ?? [],
       nav: null,
       order: null,
       form: null,
       markdown: '',
-      html: '',
+      linkListAnchors: linkListAnchors(p.html ?? ''),
       headings: sections.map((s) => ({ level: 2, text: s.heading, anchor: slug(s.heading) })),
       passages,
       frontMatter: {},

@@ -3,7 +3,7 @@ import type { Site } from '../../src/content/index.js';
 import {
   AskResultSchema,
   createValidator,
-  MAX_PASSAGES_PER_PAGE,
+  MAX_SECTIONS_PER_PAGE,
   type AskResult,
   type NlWebContentItem,
   type NlWebResponse,
@@ -62,14 +62,27 @@ describe('the ask service over the loaded fixture site', () => {
     );
   });
 
-  it('keeps at most two passages of one page', () => {
+  it('gives one result per page, with its best matching sections inside', () => {
     // The security page has five passages that mention encryption.
     const list = results(ask.answer(query('encryption', { maxResults: 50 }), REQUEST_ID));
-    const perPage = new Map<string, number>();
-    for (const r of list) perPage.set(pageOf(r), (perPage.get(pageOf(r)) ?? 0) + 1);
-    expect(perPage.get('/security')).toBe(MAX_PASSAGES_PER_PAGE);
-    expect(Math.max(...perPage.values())).toBeLessThanOrEqual(MAX_PASSAGES_PER_PAGE);
-    expect([...perPage.keys()].sort()).toEqual(['/docs/getting-started', '/pricing', '/security']);
+    const pages = list.map(pageOf);
+    expect(new Set(pages).size).toBe(pages.length);
+    expect([...pages].sort()).toEqual(['/docs/getting-started', '/pricing', '/security']);
+    const security = list.find((r) => pageOf(r) === '/security')!;
+    expect(security.sections).toHaveLength(MAX_SECTIONS_PER_PAGE);
+    expect(security.sections.map((s) => s.score)).toEqual(
+      [...security.sections.map((s) => s.score)].sort((a, b) => b - a),
+    );
+    for (const s of security.sections) {
+      expect(new URL(s.url).pathname).toBe('/security');
+      expect(s.highlights.map((h) => s.description.slice(h.start, h.end).toLowerCase())).toContain(
+        'encryption',
+      );
+    }
+    // The result quotes its best section.
+    expect(security.description).toBe(security.sections[0]!.description);
+    expect(security.highlights).toEqual(security.sections[0]!.highlights);
+    for (const r of list) expect(validateResult(r)).toMatchObject({ ok: true });
   });
 
   it('describes each result as one schema.org-style object with absolute links', () => {
@@ -79,8 +92,8 @@ describe('the ask service over the loaded fixture site', () => {
     expect(validateResult(top)).toMatchObject({ ok: true });
     expect(top).toMatchObject({
       '@type': 'WebPage',
-      url: `${PUBLIC_BASE_URL}/security#encryption-at-rest`,
-      name: 'Security — Encryption at rest',
+      url: `${PUBLIC_BASE_URL}/security`,
+      name: 'Security',
       site: 'www.acme.test',
       datePublished: '2025-03-03',
       dateModified: '2025-06-01',
@@ -88,6 +101,10 @@ describe('the ask service over the loaded fixture site', () => {
     });
     expect(item.resource.uri).toBe(top.url);
     expect(item.resource.mimeType).toBe('text/html');
+    expect(top.sections[0]).toMatchObject({
+      name: 'Encryption at rest',
+      url: `${PUBLIC_BASE_URL}/security#encryption-at-rest`,
+    });
     expect(top.description).toBe('Stored data uses AES-256 encryption with keys rotated every ninety days.');
     expect(top.matchedTerms).toEqual(expect.arrayContaining(['256', 'encrypt', 'rest']));
     // Highlights point at the matched words inside the description.
@@ -101,7 +118,8 @@ describe('the ask service over the loaded fixture site', () => {
     const list = results(ask.answer(query('switch on encryption settings page'), REQUEST_ID));
     const docs = list.find((r) => pageOf(r) === '/docs/getting-started')!;
     expect(docs['@type']).toBe('TechArticle');
-    expect(docs.name).toBe('Getting started — Turn on encryption');
+    expect(docs.name).toBe('Getting started');
+    expect(docs.sections[0]!.name).toBe('Turn on encryption');
     expect(docs.keywords).toBeUndefined();
     const pricing = list.find((r) => pageOf(r) === '/pricing')!;
     expect(pricing['@type']).toBe('WebPage');
@@ -224,9 +242,8 @@ describe('the per-page cap with a hand-built site', () => {
 
   it('looks past a page that fills the first candidates, to fill the list from other pages', () => {
     const list = results(service.answer(query('gadget', { maxResults: 4 }), REQUEST_ID));
-    expect(list.filter((r) => pageOf(r) === '/site/flood')).toHaveLength(MAX_PASSAGES_PER_PAGE);
-    expect(list.map(pageOf)).toContain('/site/other');
-    expect(list.length).toBe(3);
+    expect(list.map(pageOf)).toEqual(['/site/flood', '/site/other']);
+    expect(list[0]!.sections).toHaveLength(MAX_SECTIONS_PER_PAGE);
     expect(service.passageCount).toBe(22);
   });
 
@@ -244,11 +261,15 @@ describe('the per-page cap with a hand-built site', () => {
     const list = results(prefixed.answer(query('gizmo', { maxResults: 5 }), REQUEST_ID));
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
-      url: 'http://localhost:8080/site/empty#gizmo',
-      name: 'Empty — Gizmo',
+      url: 'http://localhost:8080/site/empty',
+      name: 'Empty',
       description: 'The gizmo overview.',
       site: 'localhost:8080',
       matchedWords: ['gizmo'],
+    });
+    expect(list[0]!.sections[0]).toMatchObject({
+      url: 'http://localhost:8080/site/empty#gizmo',
+      name: 'Gizmo',
     });
   });
 

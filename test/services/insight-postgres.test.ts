@@ -12,7 +12,7 @@ import { BROWSER_HEADERS, send, startInsightServer, USER_AGENTS } from '../insig
 import { createTestSchema } from './postgres.js';
 import pg from 'pg';
 
-const FOUND: AnswerSummary = { resultCount: 2, queryTermCount: 1, topMatchedTermCount: 1, topScore: 4 };
+const FOUND: AnswerSummary = { resultCount: 2, queryTermCount: 1, weak: false, topScore: 4 };
 const postgresAt = (url: string) =>
   ({ kind: 'postgres', url, poolSize: 2, connectTimeoutMs: 5_000, queryTimeoutMs: 5_000 }) as const;
 const PERSON = { 'user-agent': USER_AGENTS.firefox, ...BROWSER_HEADERS };

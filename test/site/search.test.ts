@@ -39,15 +39,27 @@ describe('the search page without JavaScript', () => {
     const urls = answer.content.flatMap((item) =>
       item.type === 'resource' ? [(item.resource.data as { url: string }).url] : [],
     );
-    expect(hits.map((hit) => `${BASE_URL}${hit.href}`)).toEqual(urls);
+    // One entry per page, linked to its best section.
+    expect(hits.map((hit) => `${BASE_URL}${hit.href.split('#')[0]}`)).toEqual(urls);
     expect(hits[0]!.snippet).toMatch(/<mark>schedule<\/mark>/i);
     expect(response.body).toContain('value="schedule of activities"');
     expect(response.body).toMatch(/data-search-status>\d+ results? for “schedule of activities”</);
   });
 
+  it('lists a page once with its other matching sections inside, and shows a correction', async () => {
+    const response = await search('q=informed+consnt');
+    const hits = results(response.body);
+    const pages = hits.map((hit) => hit.href.split('#')[0]);
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(response.body).toMatch(
+      /<ul class="result-sections"><li><a class="result-section" href="\/[^"#]+#[^"]+">/,
+    );
+    expect(response.body).toContain('data-search-correction>Showing results for “informed consent”</p>');
+  });
+
   it('links results on this site by path', async () => {
     const hits = results((await search('q=informed+consent')).body);
-    for (const hit of hits) expect(hit.href).toMatch(/^\/[^/]/);
+    for (const hit of hits) expect(hit.href).toMatch(/^\/(?:[^/]|$)/);
   });
 
   it('asks for a query when there is none and keeps the page indexable', async () => {

@@ -84,30 +84,74 @@ function snippetOf(text, data) {
   return fragment;
 }
 
+function linkParts(className, href, name, display, description, data) {
+  const anchor = document.createElement('a');
+  anchor.className = className;
+  anchor.href = href;
+  const title = document.createElement('span');
+  title.className = className === 'result-link' ? 'result-title' : 'result-section-title';
+  title.textContent = name;
+  anchor.append(title);
+  if (display) {
+    const url = document.createElement('span');
+    url.className = 'result-url';
+    url.textContent = display;
+    anchor.append(url);
+  }
+  if (typeof description === 'string' && description) {
+    const snippet = document.createElement('span');
+    snippet.className = 'result-snippet';
+    snippet.append(snippetOf(description, data));
+    anchor.append(snippet);
+  }
+  return anchor;
+}
+
+/**
+ * One entry per page: the page link with its best section's snippet, then its other matching
+ * sections (heading and snippet) as links to their anchors.
+ */
 function resultItem(data) {
   if (!data || typeof data.url !== 'string') return null;
   const link = linkOf(data.url);
   if (!link) return null;
   const item = document.createElement('li');
   item.className = 'result';
-  const anchor = document.createElement('a');
-  anchor.className = 'result-link';
-  anchor.href = link.href;
-  const title = document.createElement('span');
-  title.className = 'result-title';
-  title.textContent = typeof data.name === 'string' && data.name ? data.name : link.display;
-  const url = document.createElement('span');
-  url.className = 'result-url';
-  url.textContent = link.display;
-  anchor.append(title, url);
-  if (typeof data.description === 'string' && data.description) {
-    const snippet = document.createElement('span');
-    snippet.className = 'result-snippet';
-    snippet.append(snippetOf(data.description, data));
-    anchor.append(snippet);
+  const name = typeof data.name === 'string' && data.name ? data.name : link.display;
+  const sections = Array.isArray(data.sections) ? data.sections : [];
+  const best = sections[0];
+  // The best section's anchor, unless it is the top of the page.
+  const bestLink = best && typeof best.url === 'string' ? linkOf(best.url) : null;
+  item.append(
+    linkParts(
+      'result-link',
+      bestLink ? bestLink.href : link.href,
+      name,
+      link.display,
+      data.description,
+      data,
+    ),
+  );
+  const more = document.createElement('ul');
+  more.className = 'result-sections';
+  for (const section of sections.slice(1)) {
+    if (!section || typeof section.url !== 'string' || typeof section.name !== 'string') continue;
+    const sectionLink = linkOf(section.url);
+    if (!sectionLink) continue;
+    const entry = document.createElement('li');
+    entry.append(
+      linkParts('result-section', sectionLink.href, section.name, '', section.description, section),
+    );
+    more.append(entry);
   }
-  item.append(anchor);
+  if (more.childElementCount > 0) item.append(more);
   return item;
+}
+
+/** "Showing results for “…”." at the start of the answer's text, or null. */
+function correctionOf(text) {
+  const match = /^Showing results for “(.*?)”\./.exec(text);
+  return match ? match[1] : null;
 }
 
 /**
@@ -150,8 +194,11 @@ function streamAsk(query, handlers) {
   };
 }
 
-/** One search box with its status line and result list; `onStart` runs before each search. */
-function liveSearch({ input, list, status, onStart, onDone }) {
+/**
+ * One search box with its status line, correction line and result list; `onStart` runs before
+ * each search.
+ */
+function liveSearch({ input, list, status, correction, onStart, onDone }) {
   let stop = null;
   let timer = 0;
 
@@ -165,9 +212,14 @@ function liveSearch({ input, list, status, onStart, onDone }) {
     let count = 0;
     let summary = '';
     stop = streamAsk(query, {
-      // The answer's text is written for agents; it is shown only when nothing matched.
+      // The answer's text is written for agents; people see the correction it names, whether the
+      // match is weak, and the text itself only when nothing matched.
       text(text) {
+        if (summary !== '') return;
         summary = text;
+        const corrected = correctionOf(text);
+        correction.textContent = corrected ? `Showing results for “${corrected}”` : '';
+        correction.hidden = !corrected;
       },
       result(data) {
         const item = resultItem(data);
@@ -178,6 +230,8 @@ function liveSearch({ input, list, status, onStart, onDone }) {
       done(ok) {
         stop = null;
         if (!ok) status.textContent = 'Live search is not available right now. Press Enter to search.';
+        else if (count > 0 && /^(?:Showing results for “.*?”\. )?No page on /.test(summary))
+          status.textContent = `No page matches “${query}” well; the closest ${count === 1 ? 'page' : 'pages'}:`;
         else if (count > 0)
           status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${query}”`;
         else status.textContent = summary || 'No pages matched.';
@@ -192,6 +246,7 @@ function liveSearch({ input, list, status, onStart, onDone }) {
     if (query.length < MIN_QUERY_LENGTH) {
       if (stop) stop();
       stop = null;
+      correction.hidden = true;
       return false;
     }
     timer = setTimeout(() => run(query), DEBOUNCE_MS);
@@ -222,6 +277,13 @@ function arrowNavigation(input, list) {
   });
 }
 
+function correctionLine() {
+  const line = document.createElement('p');
+  line.className = 'live-correction';
+  line.hidden = true;
+  return line;
+}
+
 function setUpHeaderSearch(form) {
   const input = form.querySelector('input[name="q"]');
   const panel = form.querySelector('[data-live-results]');
@@ -230,13 +292,14 @@ function setUpHeaderSearch(form) {
   status.className = 'live-status';
   status.setAttribute('role', 'status');
   status.setAttribute('aria-live', 'polite');
+  const correction = correctionLine();
   const list = document.createElement('ol');
   list.className = 'results-list';
   list.setAttribute('aria-label', 'Search results');
   const all = document.createElement('a');
   all.className = 'live-all';
   all.textContent = 'See all results';
-  panel.replaceChildren(status, list, all);
+  panel.replaceChildren(status, correction, list, all);
   input.setAttribute('aria-controls', panel.id || (panel.id = 'header-live-results'));
 
   const close = () => {
@@ -250,6 +313,7 @@ function setUpHeaderSearch(form) {
     input,
     list,
     status,
+    correction,
     onStart(query) {
       all.href = `/search?q=${encodeURIComponent(query)}`;
       open();
@@ -283,11 +347,14 @@ function setUpSearchPage(form) {
   if (!input || !status || !list) return;
   const siteName = document.querySelector('meta[property="og:site_name"]')?.content ?? '';
   let live = true;
+  const correction = results.querySelector('[data-search-correction]') ?? correctionLine();
+  if (!correction.isConnected) status.after(correction);
 
   const search = liveSearch({
     input,
     list,
     status,
+    correction,
     onStart(query) {
       history.replaceState(null, '', `/search?q=${encodeURIComponent(query)}`);
       document.title = `Search: ${query}${siteName ? ` | ${siteName}` : ''}`;
