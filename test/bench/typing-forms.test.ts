@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { seededRandom } from '../../bench/seeded-random.js';
 import { descriptionQuestion, midWord, oneTypo, vitePressSections } from '../../bench/typing.js';
-import { renderMarkdown, type Page } from '../../src/content/index.js';
+import { renderMarkdown } from '../../src/content/index.js';
 
 /** Every value a seeded generator gives for `title`, over many seeds. */
 const outcomes = (form: (title: string, random: () => number) => string | null, title: string) =>
