@@ -111,7 +111,7 @@ export interface AnswerSummary {
   resultCount: number;
   /** Distinct search terms the query analysed to (0: only stop words or punctuation). */
   queryTermCount: number;
-  /** The answer says it is a weak match: its best page matches less than WEAK_COVERAGE of the query. */
+  /** The answer says it is a weak match: its best page matches at most WEAK_COVERAGE of the query. */
   weak: boolean;
   /** Score of the top result (0 without results). */
   topScore: number;
@@ -283,7 +283,7 @@ export function createAskService(
       {
         resultCount: ranked.pages.length,
         queryTermCount,
-        weak: best !== undefined && best.coverage < WEAK_COVERAGE,
+        weak: best !== undefined && best.coverage <= WEAK_COVERAGE,
         topScore: best?.score ?? 0,
       },
     );
@@ -526,7 +526,10 @@ function quoted(text: string): string {
   return `“${text}”`;
 }
 
-/** Below this share of the query's words matched by the best page, the answer says it is weak. */
+/**
+ * At or below this share of the query's words (weighted) matched by the best page, the answer says it
+ * is weak: a two-word question of which one word is found nowhere is not answered confidently.
+ */
 export const WEAK_COVERAGE = 0.5;
 
 function summaryText(
@@ -549,7 +552,7 @@ function summaryText(
   const top = first.resource.data as AskResult;
   const count = resources.length === 1 ? '1 result' : `${resources.length} results`;
   const best = ranked.pages[0] as RankedPage;
-  if (best.coverage < WEAK_COVERAGE) {
+  if (best.coverage <= WEAK_COVERAGE) {
     return (
       `${showing}No page on ${where} matches ${quoted(query)} well: the ${count} below match only some of its ` +
       `words (closest: ${top.name}, ${top.url}). Try other words for the same thing, or fewer words.`
