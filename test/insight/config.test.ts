@@ -73,7 +73,7 @@ describe('insight configuration', () => {
       expect((await send(site.url, 'GET', '/ask?query=audit+trail', {})).status).toBe(200);
       await expect(site.server.context.insight!.flush()).rejects.toThrow();
     } finally {
-      await site.stop();
+      await site.close();
     }
   });
 });
