@@ -3,7 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDataDir, listenError, type Config } from '../config/index.js';
 import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
-import { createInsightRecorder, insightReportRoutes, openInsightStore } from '../insight/index.js';
+import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
@@ -120,7 +120,8 @@ async function createLiveAppContext(
   });
   const insight = config.insight.enabled
     ? createInsightRecorder({
-        store: await openInsightStore(config.database),
+        // Opened on first flush: the server starts while the database is down, like the submissions.
+        store: openInsightStoreLazily(config.database),
         logger,
         minClients: config.insight.minClients,
         retentionMonths: config.insight.retentionMonths,

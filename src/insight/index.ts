@@ -25,6 +25,7 @@ export {
 export { INSIGHT_SCHEMA, INSIGHT_STEPS_TABLE, type InsightDialect } from './schema.js';
 export {
   openInsightStore,
+  openInsightStoreLazily,
   type InsightBatch,
   type InsightStore,
   type SearchCounts,

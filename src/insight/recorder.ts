@@ -385,6 +385,9 @@ export function createInsightRecorder(options: InsightRecorderOptions): InsightR
       timer = null;
       try {
         await flush();
+      } catch (error) {
+        // Shutting down must go on (the submissions still close): these counts are lost.
+        logger.warn({ err: error }, 'insight: the last aggregates could not be written');
       } finally {
         await store.close();
       }

@@ -164,6 +164,35 @@ export async function openInsightStore(
     : openSqliteInsightStore(database.file);
 }
 
+/**
+ * The insight store of `database`, opened on first use instead of now: the server starts (and
+ * serves pages and search) while the database is down, and insight's counts wait in memory until a
+ * flush can open it. A failed open is tried again at the next call.
+ */
+export function openInsightStoreLazily(database: DatabaseConfig): InsightStore {
+  let opening: Promise<InsightStore> | null = null;
+  let closed = false;
+  const store = (): Promise<InsightStore> => {
+    if (closed) return Promise.reject(new Error('the insight store is closed'));
+    opening ??= openInsightStore(database).catch((error: unknown) => {
+      opening = null;
+      throw error;
+    });
+    return opening;
+  };
+  return {
+    dialect: database.kind,
+    write: async (batch) => (await store()).write(batch),
+    read: async (from, to) => (await store()).read(from, to),
+    deleteBefore: async (day) => (await store()).deleteBefore(day),
+    close: async () => {
+      closed = true;
+      const opened = await opening?.catch(() => null);
+      await opened?.close();
+    },
+  };
+}
+
 /** Applies the steps not yet recorded, in order; `run` executes one statement. */
 function pendingSteps(dialect: InsightDialect, applied: ReadonlySet<number>): [number, string][] {
   return INSIGHT_SCHEMA[dialect]

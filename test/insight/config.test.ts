@@ -63,4 +63,17 @@ describe('insight configuration', () => {
       await site.close();
     }
   });
+
+  it('the server starts and answers while the database is unreachable; counts wait, shutdown still completes', async () => {
+    const site = await startInsightServer({
+      DATABASE_URL: 'postgres://frontdoor@127.0.0.1:1/frontdoor',
+      DATABASE_CONNECT_TIMEOUT_MS: '500',
+    });
+    try {
+      expect((await send(site.url, 'GET', '/ask?query=audit+trail', {})).status).toBe(200);
+      await expect(site.server.context.insight!.flush()).rejects.toThrow();
+    } finally {
+      await site.close();
+    }
+  });
 });

@@ -36,7 +36,8 @@ describe('insight on PostgreSQL', () => {
       await get('/ask?query=only+once', { ...PERSON, 'x-forwarded-for': '10.4.0.9' });
       await get('/llms.txt', { 'user-agent': USER_AGENTS.gptBot, 'x-forwarded-for': '10.4.1.1' });
     } finally {
-      await site.stop();
+      // Stopping writes the last counts to PostgreSQL; the SQLite-free data folder goes too.
+      await site.close();
     }
     const today = new Date().toISOString().slice(0, 10);
     let out = '';
