@@ -35,11 +35,12 @@ interface Coverage {
   alternatives: number;
   corrections: number;
   splits: number;
+  joined: number;
   feedbackOnly: number;
 }
 
 function newCoverage(): Coverage {
-  return { results: 0, alternatives: 0, corrections: 0, splits: 0, feedbackOnly: 0 };
+  return { results: 0, alternatives: 0, corrections: 0, splits: 0, joined: 0, feedbackOnly: 0 };
 }
 
 function tally(seen: Coverage, outcome: ReturnType<typeof searchWithPlan>): void {
@@ -48,6 +49,9 @@ function tally(seen: Coverage, outcome: ReturnType<typeof searchWithPlan>): void
   if (outcome.corrections.some((c) => !c.to.includes(' '))) seen.corrections++;
   if (outcome.corrections.some((c) => c.to.includes(' '))) seen.splits++;
   if (outcome.results.some((r) => r.matchedTerms.length === 0)) seen.feedbackOnly++;
+  // A word with a compound among other terms: a joined form (or a completion to one).
+  const compound = (t: string): boolean => ['loginform', 'childitem', 'part11', 'email'].includes(t);
+  if (outcome.queryWords.some((w) => w.terms.length > 1 && w.terms.some(compound))) seen.joined++;
 }
 
 // A small vocabulary with shared prefixes, near-spellings, compounds and stop/question words, so
@@ -102,13 +106,21 @@ const docArb = fc.record({
   body: textArb(8, 30),
   boost: fc.constantFrom(undefined, 0.5, 1, 2),
 });
-const corpusArb = fc.array(docArb, { minLength: 3, maxLength: 14 }).map((list) =>
-  list.map((d, i): SearchDocument => ({
-    key: `doc-${String.fromCharCode(97 + (i % 26))}${i}`,
-    fields: { title: d.title, headings: d.headings, body: d.body },
-    ...(d.boost === undefined ? {} : { boost: d.boost }),
-  })),
-);
+/** Documents, some copied under another key and title (feedback counts a copied text once). */
+const corpusArb = fc
+  .tuple(fc.array(docArb, { minLength: 3, maxLength: 14 }), fc.array(fc.nat(), { maxLength: 3 }))
+  .map(([list, copies]) => {
+    const docs = list.map((d, i): SearchDocument => ({
+      key: `doc-${String.fromCharCode(97 + (i % 26))}${i}`,
+      fields: { title: d.title, headings: d.headings, body: d.body },
+      ...(d.boost === undefined ? {} : { boost: d.boost }),
+    }));
+    copies.forEach((c, i) => {
+      const original = docs[c % list.length] as SearchDocument;
+      docs.push({ key: `copy-${i}`, fields: { ...original.fields, title: `copy ${original.fields.title}` } });
+    });
+    return docs;
+  });
 
 /** A query word as people type it: whole, half-typed, misspelt (one or two edits), run together. */
 const typedWordArb: fc.Arbitrary<string> = fc.oneof(
@@ -119,6 +131,8 @@ const typedWordArb: fc.Arbitrary<string> = fc.oneof(
     .map(([w, at, edit]) => misspell(w, at, edit)),
   fc.tuple(wordArb, fc.nat(), fc.nat()).map(([w, a, b]) => misspell(misspell(w, a, 'replace'), b, 'drop')),
   fc.tuple(wordArb, wordArb).map(([a, b]) => a + b),
+  // A compound written apart: the index's joined form stands in for both words.
+  fc.noBias(fc.constantFrom('login form', 'child item', 'part 11', 'e mail', 'protocol amendment')),
 );
 
 function misspell(word: string, at: number, edit: string): string {
@@ -176,6 +190,7 @@ describe('the ranking agrees with the reference implementation', () => {
       expect(seen.alternatives).toBeGreaterThan(5);
       expect(seen.corrections).toBeGreaterThan(10);
       expect(seen.splits).toBeGreaterThan(10);
+      expect(seen.joined).toBeGreaterThan(30);
       // New feedback terms need a term in 2+ documents and at most maxDocFrequency of them: only
       // the 0.5 ceiling lets one through in corpora this small.
       if (RANKINGS[name]?.feedback?.maxDocFrequency === 0.5) expect(seen.feedbackOnly).toBeGreaterThan(5);
