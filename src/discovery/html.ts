@@ -1,12 +1,11 @@
 import MarkdownIt from 'markdown-it';
 import { ERROR_CODES, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
-import { encodePagePath } from '../content/index.js';
+import { encodePagePath, escapeHtml } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
 import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
 import type { DiscoveryModel, HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
-import { escapeHtml } from '../site/escape.js';
 import { discoveryLinkTags, DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
 
 /**

@@ -1,5 +1,4 @@
-import { escapeHtml } from '../site/escape.js';
-import { encodePagePath } from '../content/index.js';
+import { encodePagePath, escapeHtml } from '../content/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
 export const DISCOVERY_PATHS = {

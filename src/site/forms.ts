@@ -13,8 +13,7 @@ import {
   type FieldProblem,
   type LeadPersona,
 } from '../contract/index.js';
-import { encodePagePath } from '../content/index.js';
-import { escapeHtml } from './escape.js';
+import { encodePagePath, escapeHtml } from '../content/index.js';
 
 /**
  * The demo request form and the document suggestion form. Bounds come from the contract schemas,

@@ -1,7 +1,6 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
-import { escapeHtml, jsonForScript, wrapTables } from './escape.js';
-import { encodePagePath } from '../content/index.js';
+import { encodePagePath, escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
 import { absoluteUrl, breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 

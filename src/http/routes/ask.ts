@@ -14,7 +14,7 @@ import {
   streamEvents,
   type ParsedAsk,
 } from '../../nlweb/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { sendError, setErrorRenderer } from '../errors.js';
 import { askRefusal } from '../rate-limit.js';

@@ -9,7 +9,7 @@ import {
 } from '../../discovery/index.js';
 import type { Site } from '../../content/index.js';
 import { markdownPathOf, renderLayout } from '../../site/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import type { ContentGeneration } from '../live-content.js';
 import { sendError } from '../errors.js';
 
