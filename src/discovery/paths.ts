@@ -1,4 +1,4 @@
-import { encodePagePath, escapeHtml } from '../content/index.js';
+import { absoluteUrl, escapeHtml } from '../content/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
 export const DISCOVERY_PATHS = {
@@ -35,15 +35,6 @@ export function sitemapPartPath(index: number): string {
 
 export function skillPath(name: string): string {
   return `${SKILLS_ROOT}${name}/SKILL.md`;
-}
-
-/**
- * Absolute URL of a site path. `publicBaseUrl` has no trailing slash and may carry a path prefix
- * (a proxy that mounts the site below one); page URLs are kept decoded by the content room, so
- * each segment is percent-encoded here.
- */
-export function absoluteUrl(publicBaseUrl: string, path: string): string {
-  return `${publicBaseUrl}${encodePagePath(path)}`;
 }
 
 /** A link to announce in an HTML head (`<link>`) or in a `Link` header. */

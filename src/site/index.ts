@@ -7,7 +7,6 @@ export { renderLayout } from './layout.js';
 export type { LayoutOptions, PageKind } from './layout.js';
 export { escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
 export {
-  absoluteUrl,
   breadcrumbsOf,
   childrenOf,
   demoPathOf,
