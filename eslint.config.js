@@ -6,7 +6,8 @@ import tseslint from 'typescript-eslint';
  * The rooms of src/ in layers, lowest first. A room imports another room only through its
  * `index.ts`, and only a room of a lower layer: never one of its own layer or above. The layers
  * are read off the imports as they are (README, "Layout"):
- *   1. contract, config: the published contract and the validated configuration;
+ *   1. contract, config, unicode: the published contract, the validated configuration, and the
+ *      Unicode folding and code point order that content and search share;
  *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
  *      snapshot, the operators' listener (insight and metrics add routes to it);
  *   3. nlweb, submissions, discovery: /ask, the forms' outbox, the discovery documents;
@@ -17,7 +18,7 @@ import tseslint from 'typescript-eslint';
  *   7. cli: the command line, which starts the server.
  */
 const LAYERS = [
-  ['contract', 'config'],
+  ['contract', 'config', 'unicode'],
   ['content', 'search', 'snapshot', 'admin'],
   ['nlweb', 'submissions', 'discovery'],
   ['site', 'limits', 'metrics'],
