@@ -54,13 +54,3 @@ export function prefersMarkdown(accept: string | string[] | undefined): boolean 
   const html = Math.max(qualityOf(ranges, 'text', 'html'), qualityOf(ranges, 'application', 'xhtml+xml'));
   return markdown > 0 && markdown > html;
 }
-
-/** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 13.1.2 asks). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
-}

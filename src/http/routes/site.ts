@@ -17,7 +17,6 @@ import {
   FORM_ACTIONS,
   FORM_ANCHORS,
   HTML_TYPE,
-  matchesEtag,
   prefersMarkdown,
   renderBuiltInDemoPage,
   renderConfirmationPage,
@@ -40,6 +39,7 @@ import type { AppContext } from '../context.js';
 import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from '../cross-site.js';
+import { ifNoneMatchMatches } from '../conditional.js';
 import { clientAddress } from '../client-address.js';
 
 const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
@@ -87,7 +87,8 @@ function sendRepresentation(
     .header('etag', representation.etag)
     .header('cache-control', PAGE_CACHE_CONTROL)
     .headers(extraHeaders);
-  if (matchesEtag(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+  if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag))
+    return reply.code(304).send();
   return reply.code(200).type(representation.contentType).send(representation.body);
 }
 
@@ -168,7 +169,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     reply
       .header('etag', asset.etag)
       .header('cache-control', versioned ? ASSET_CACHE_CONTROL : 'public, max-age=300');
-    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    if (ifNoneMatchMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
     return reply.type(asset.contentType).send(asset.body);
   });
 
