@@ -28,6 +28,63 @@ export const SKILLS_ROOT = '/.well-known/agent-skills/';
 /** The one skill this site publishes; also its folder name and its front-matter name. */
 export const SKILL_NAME = 'search-and-contact';
 
+/**
+ * The companion documents, in the order the agent guide's table and the HTML pages' list show
+ * them: `description` for the guide (agents.md), `label` for the list on /docs and /developers
+ * (absent: not listed there).
+ */
+export const COMPANION_DOCUMENTS: readonly { path: string; description: string; label?: string }[] = [
+  {
+    path: DISCOVERY_PATHS.openApi,
+    description: 'OpenAPI 3.1 contract: the authoritative request and answer shapes.',
+    label: 'OpenAPI 3.1 contract',
+  },
+  {
+    path: DISCOVERY_PATHS.apiMd,
+    description: 'The API reference in Markdown, with example requests and answers.',
+    label: 'API reference in Markdown',
+  },
+  {
+    path: DISCOVERY_PATHS.agentsMd,
+    description: 'This guide: what the site is and what an agent may do.',
+    label: 'Guide for AI agents',
+  },
+  {
+    path: DISCOVERY_PATHS.authMd,
+    description: 'Authentication (none) and why the approval rule still applies.',
+    label: 'Authentication',
+  },
+  {
+    path: skillPath(SKILL_NAME),
+    description: 'Agent skill: search the site and submit the forms with approval.',
+    label: 'Agent skill',
+  },
+  {
+    path: DISCOVERY_PATHS.skillsIndex,
+    description: 'Agent Skills discovery index (with sha256 digests).',
+    label: 'Agent Skills index',
+  },
+  {
+    path: DISCOVERY_PATHS.apiCatalog,
+    description: 'RFC 9727 API catalog (linkset).',
+    label: 'API catalog (RFC 9727)',
+  },
+  {
+    path: DISCOVERY_PATHS.ard,
+    description: 'Agentic resource discovery catalog (same bytes at /.well-known/ai-catalog.json).',
+    label: 'Agentic resource catalog',
+  },
+  {
+    path: DISCOVERY_PATHS.llmsTxt,
+    description: 'Index of the public pages for language models.',
+    label: 'llms.txt',
+  },
+  { path: DISCOVERY_PATHS.llmsFullTxt, description: 'Every public page as one Markdown document.' },
+  { path: DISCOVERY_PATHS.sitemap, description: 'Sitemap of every public page.', label: 'Sitemap' },
+  { path: DISCOVERY_PATHS.docs, description: 'Documentation index for people.' },
+  { path: DISCOVERY_PATHS.developers, description: 'API reference for people (HTML).' },
+];
+
 /** Where the sitemap files of a sitemap index are served: `/sitemaps/1.xml`, `/sitemaps/2.xml`, … */
 export function sitemapPartPath(index: number): string {
   return `/sitemaps/${index}.xml`;
