@@ -1,4 +1,5 @@
 import { absoluteUrl, escapeHtml } from '../content/index.js';
+import { SUBMISSION_PATHS } from '../contract/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
 export const DISCOVERY_PATHS = {
@@ -19,8 +20,8 @@ export const DISCOVERY_PATHS = {
   /** Served by the HTTP assembly (src/http/app.ts); the api-catalog points at it as `status`. */
   health: '/healthz',
   ask: '/ask',
-  leads: '/api/leads',
-  suggestions: '/api/document-suggestions',
+  leads: SUBMISSION_PATHS.lead,
+  suggestions: SUBMISSION_PATHS.suggestion,
 } as const;
 
 export const SKILLS_ROOT = '/.well-known/agent-skills/';

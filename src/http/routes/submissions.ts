@@ -4,6 +4,7 @@ import {
   FILL_TIME_HEADER,
   HONEYPOT_HEADER,
   LeadRequestSchema,
+  SUBMISSION_PATHS,
   SUBMISSION_RETRY_AFTER_SECONDS,
   submissionNotStoredBody,
   SuggestionRequestSchema,
@@ -122,7 +123,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
     }
   };
 
-  app.post('/api/leads', { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(SUBMISSION_PATHS.lead, { config: ROUTE_CONFIG }, (request, reply) =>
     submit(
       request,
       reply,
@@ -132,7 +133,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       'leads',
     ),
   );
-  app.post('/api/document-suggestions', { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(SUBMISSION_PATHS.suggestion, { config: ROUTE_CONFIG }, (request, reply) =>
     submit(
       request,
       reply,
