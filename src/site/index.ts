@@ -16,7 +16,6 @@ export {
 } from './paths.js';
 export { assetUrl, siteAssets } from './assets.js';
 export { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from './forms.js';
-export { prefersMarkdown } from './negotiation.js';
 export {
   renderBuiltInDemoPage,
   renderConfirmationPage,

@@ -17,7 +17,6 @@ import {
   FORM_ACTIONS,
   FORM_ANCHORS,
   HTML_TYPE,
-  prefersMarkdown,
   renderBuiltInDemoPage,
   renderConfirmationPage,
   renderContentPage,
@@ -40,6 +39,7 @@ import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
 import { crossSiteProblem } from '../cross-site.js';
 import { ifNoneMatchMatches } from '../conditional.js';
+import { prefersMarkdown } from '../negotiation.js';
 import { clientAddress } from '../client-address.js';
 
 const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
