@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/index.js';
-import { createLogger, LogDestination, startServer, type RunningServer } from '../http/server.js';
+import { createLogger, LogDestination, startServer, type RunningServer } from '../http/index.js';
 
 const USAGE = `Usage: frontdoor <command>
 

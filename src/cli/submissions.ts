@@ -7,7 +7,7 @@ import {
   singleLine,
   type SubmissionStore,
 } from '../submissions/index.js';
-import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/types.js';
+import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/index.js';
 
 const USAGE = `Usage:
   frontdoor submissions list [--state pending|delivered|dead|quarantine|none] [--kind lead|suggestion]

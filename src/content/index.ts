@@ -11,9 +11,10 @@ export {
 } from './loader.js';
 export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
-export { encodePagePath, urlForSourcePath } from './urls.js';
+export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
 export { MIN_FILES_FOR_WORKERS, startModuleWorker } from './parallel.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { linkListAnchors } from './link-lists.js';
+export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';

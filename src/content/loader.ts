@@ -12,7 +12,7 @@ import { closeSync, fstatSync, openSync, readFileSync, type Dirent, type Stats }
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { LineProblem } from './front-matter.js';
-import { compareCodePoints } from './order.js';
+import { compareCodePoints } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import { buildPages } from './parallel.js';
 import { defaultSiteInfo, readSiteInfo, SITE_INFO_FILE } from './site-info.js';
@@ -34,7 +34,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 2;
+export const CONTENT_MODEL_VERSION = 3;
 
 export interface LoadedSite {
   site: Site;

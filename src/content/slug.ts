@@ -3,33 +3,14 @@
  * hyphen) because authors write links such as `Other_Page.md#some-section` against it, and adds
  * Unicode folding so "Données résidence" and "Donnees residence" give the same anchor.
  */
+import { foldLetters } from '../unicode/index.js';
 
-/** Letters that NFKD does not decompose into an ASCII base letter plus marks. */
-const SPELLED_OUT: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  æ: 'ae',
-  ø: 'o',
-  œ: 'oe',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ı: 'i',
-};
-
-const COMBINING_MARKS = /\p{M}+/gu;
-const SPELLED_OUT_PATTERN = new RegExp(`[${Object.keys(SPELLED_OUT).join('')}]`, 'gu');
 const NOT_SLUG_CHARACTER = /[^\p{L}\p{N}\s_-]+/gu;
 const WHITESPACE = /\s/gu;
 
-/** Lowercase, diacritics removed, a few letters spelled out: the folding anchors use. */
+/** Lowercase, diacritics removed, a few letters spelled out: the folding search uses too. */
 export function foldText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(COMBINING_MARKS, '')
-    .toLowerCase()
-    .replace(SPELLED_OUT_PATTERN, (letter) => SPELLED_OUT[letter] ?? letter)
-    .normalize('NFC');
+  return foldLetters(text).normalize('NFC');
 }
 
 /** The anchor a heading text gets before de-duplication; never empty. */

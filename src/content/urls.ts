@@ -20,3 +20,12 @@ export function encodePagePath(url: string): string {
     .map((segment) => encodeURIComponent(segment))
     .join('/');
 }
+
+/**
+ * Absolute URL of a site path. `publicBaseUrl` has no trailing slash and may carry a path prefix
+ * (a proxy that mounts the site below one); page URLs are kept decoded by the content room, so
+ * each segment is percent-encoded here.
+ */
+export function absoluteUrl(publicBaseUrl: string, path: string): string {
+  return `${publicBaseUrl}${encodePagePath(path)}`;
+}

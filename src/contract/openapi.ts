@@ -21,6 +21,7 @@ import {
 import { HEALTH_COMPONENTS, READINESS_CACHE_MS, READINESS_STORE_TIMEOUT_MS } from './health.js';
 import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
 import { SUBMISSION_RETRY_AFTER_SECONDS } from './errors.js';
+import { SUBMISSION_PATHS } from './paths.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -495,7 +496,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           },
         },
       },
-      '/api/leads': {
+      [SUBMISSION_PATHS.lead]: {
         post: {
           operationId: 'requestDemo',
           tags: ['Contact'],
@@ -530,7 +531,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           },
         },
       },
-      '/api/document-suggestions': {
+      [SUBMISSION_PATHS.suggestion]: {
         post: {
           operationId: 'suggestDocument',
           tags: ['Contact'],

@@ -9,27 +9,12 @@ import {
   operationMarkdown,
   SEARCH_LIMIT_NOTE,
 } from './operations.js';
-import { DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
+import { COMPANION_DOCUMENTS, DISCOVERY_PATHS } from './paths.js';
 
 function companionsTable(model: DiscoveryModel): string {
-  const rows: [string, string][] = [
-    [DISCOVERY_PATHS.openApi, 'OpenAPI 3.1 contract: the authoritative request and answer shapes.'],
-    [DISCOVERY_PATHS.apiMd, 'The API reference in Markdown, with example requests and answers.'],
-    [DISCOVERY_PATHS.agentsMd, 'This guide: what the site is and what an agent may do.'],
-    [DISCOVERY_PATHS.authMd, 'Authentication (none) and why the approval rule still applies.'],
-    [skillPath(SKILL_NAME), 'Agent skill: search the site and submit the forms with approval.'],
-    [DISCOVERY_PATHS.skillsIndex, 'Agent Skills discovery index (with sha256 digests).'],
-    [DISCOVERY_PATHS.apiCatalog, 'RFC 9727 API catalog (linkset).'],
-    [DISCOVERY_PATHS.ard, 'Agentic resource discovery catalog (same bytes at /.well-known/ai-catalog.json).'],
-    [DISCOVERY_PATHS.llmsTxt, 'Index of the public pages for language models.'],
-    [DISCOVERY_PATHS.llmsFullTxt, 'Every public page as one Markdown document.'],
-    [DISCOVERY_PATHS.sitemap, 'Sitemap of every public page.'],
-    [DISCOVERY_PATHS.docs, 'Documentation index for people.'],
-    [DISCOVERY_PATHS.developers, 'API reference for people (HTML).'],
-  ];
   return table(
     ['document', 'what it is'],
-    rows.map(([path, meaning]) => [link(path, model.at(path)), meaning]),
+    COMPANION_DOCUMENTS.map(({ path, description }) => [link(path, model.at(path)), description]),
   );
 }
 

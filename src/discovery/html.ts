@@ -1,13 +1,12 @@
 import MarkdownIt from 'markdown-it';
 import { ERROR_CODES, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
-import { encodePagePath } from '../content/index.js';
+import { encodePagePath, escapeHtml } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
 import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
 import type { DiscoveryModel, HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
-import { escapeHtml } from '../site/escape.js';
-import { discoveryLinkTags, DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
+import { COMPANION_DOCUMENTS, discoveryLinkTags, DISCOVERY_PATHS } from './paths.js';
 
 /**
  * The two pages for people: /docs (the documentation index) and /developers (the API reference
@@ -174,22 +173,13 @@ export function developersPage(model: DiscoveryModel): HtmlPageParts {
 }
 
 function companionsList(): string {
-  const items: [string, string][] = [
-    [DISCOVERY_PATHS.openApi, 'OpenAPI 3.1 contract'],
-    [DISCOVERY_PATHS.apiMd, 'API reference in Markdown'],
-    [DISCOVERY_PATHS.agentsMd, 'Guide for AI agents'],
-    [DISCOVERY_PATHS.authMd, 'Authentication'],
-    [skillPath(SKILL_NAME), 'Agent skill'],
-    [DISCOVERY_PATHS.skillsIndex, 'Agent Skills index'],
-    [DISCOVERY_PATHS.apiCatalog, 'API catalog (RFC 9727)'],
-    [DISCOVERY_PATHS.ard, 'Agentic resource catalog'],
-    [DISCOVERY_PATHS.llmsTxt, 'llms.txt'],
-    [DISCOVERY_PATHS.sitemap, 'Sitemap'],
-  ];
+  const items = COMPANION_DOCUMENTS.flatMap(({ path, label }) =>
+    label === undefined ? [] : [{ path, label }],
+  );
   return `<ul>${items
     .map(
-      ([path, text]) =>
-        `<li><a href="${escapeHtml(path)}">${escapeHtml(text)}</a> <code>${escapeHtml(path)}</code></li>`,
+      ({ path, label }) =>
+        `<li><a href="${escapeHtml(path)}">${escapeHtml(label)}</a> <code>${escapeHtml(path)}</code></li>`,
     )
     .join('')}</ul>`;
 }

@@ -7,7 +7,6 @@ export { buildDiscoveryBundle, MEDIA_TYPES, strongEtag } from './bundle.js';
 export type { DiscoveryBundle, ServedDocument } from './bundle.js';
 export type { DiscoveryInput, HtmlPageParts } from './model.js';
 export {
-  absoluteUrl,
   apiCatalogLinkHeader,
   DISCOVERY_PATHS,
   discoveryLinks,

@@ -1,7 +1,6 @@
 import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
-import type { Page, Site } from '../content/index.js';
+import { absoluteUrl, type Page, type Site } from '../content/index.js';
 import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
-import { absoluteUrl } from './paths.js';
 import type { SitemapLimits } from './sitemap.js';
 
 /** A page of this room rendered for people: the body, and what the layout needs around it. */

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../site/escape.js';
-import { encodePagePath } from '../content/index.js';
+import { absoluteUrl, escapeHtml } from '../content/index.js';
+import { SUBMISSION_PATHS } from '../contract/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
 export const DISCOVERY_PATHS = {
@@ -20,14 +20,71 @@ export const DISCOVERY_PATHS = {
   /** Served by the HTTP assembly (src/http/app.ts); the api-catalog points at it as `status`. */
   health: '/healthz',
   ask: '/ask',
-  leads: '/api/leads',
-  suggestions: '/api/document-suggestions',
+  leads: SUBMISSION_PATHS.lead,
+  suggestions: SUBMISSION_PATHS.suggestion,
 } as const;
 
 export const SKILLS_ROOT = '/.well-known/agent-skills/';
 
 /** The one skill this site publishes; also its folder name and its front-matter name. */
 export const SKILL_NAME = 'search-and-contact';
+
+/**
+ * The companion documents, in the order the agent guide's table and the HTML pages' list show
+ * them: `description` for the guide (agents.md), `label` for the list on /docs and /developers
+ * (absent: not listed there).
+ */
+export const COMPANION_DOCUMENTS: readonly { path: string; description: string; label?: string }[] = [
+  {
+    path: DISCOVERY_PATHS.openApi,
+    description: 'OpenAPI 3.1 contract: the authoritative request and answer shapes.',
+    label: 'OpenAPI 3.1 contract',
+  },
+  {
+    path: DISCOVERY_PATHS.apiMd,
+    description: 'The API reference in Markdown, with example requests and answers.',
+    label: 'API reference in Markdown',
+  },
+  {
+    path: DISCOVERY_PATHS.agentsMd,
+    description: 'This guide: what the site is and what an agent may do.',
+    label: 'Guide for AI agents',
+  },
+  {
+    path: DISCOVERY_PATHS.authMd,
+    description: 'Authentication (none) and why the approval rule still applies.',
+    label: 'Authentication',
+  },
+  {
+    path: skillPath(SKILL_NAME),
+    description: 'Agent skill: search the site and submit the forms with approval.',
+    label: 'Agent skill',
+  },
+  {
+    path: DISCOVERY_PATHS.skillsIndex,
+    description: 'Agent Skills discovery index (with sha256 digests).',
+    label: 'Agent Skills index',
+  },
+  {
+    path: DISCOVERY_PATHS.apiCatalog,
+    description: 'RFC 9727 API catalog (linkset).',
+    label: 'API catalog (RFC 9727)',
+  },
+  {
+    path: DISCOVERY_PATHS.ard,
+    description: 'Agentic resource discovery catalog (same bytes at /.well-known/ai-catalog.json).',
+    label: 'Agentic resource catalog',
+  },
+  {
+    path: DISCOVERY_PATHS.llmsTxt,
+    description: 'Index of the public pages for language models.',
+    label: 'llms.txt',
+  },
+  { path: DISCOVERY_PATHS.llmsFullTxt, description: 'Every public page as one Markdown document.' },
+  { path: DISCOVERY_PATHS.sitemap, description: 'Sitemap of every public page.', label: 'Sitemap' },
+  { path: DISCOVERY_PATHS.docs, description: 'Documentation index for people.' },
+  { path: DISCOVERY_PATHS.developers, description: 'API reference for people (HTML).' },
+];
 
 /** Where the sitemap files of a sitemap index are served: `/sitemaps/1.xml`, `/sitemaps/2.xml`, … */
 export function sitemapPartPath(index: number): string {
@@ -36,15 +93,6 @@ export function sitemapPartPath(index: number): string {
 
 export function skillPath(name: string): string {
   return `${SKILLS_ROOT}${name}/SKILL.md`;
-}
-
-/**
- * Absolute URL of a site path. `publicBaseUrl` has no trailing slash and may carry a path prefix
- * (a proxy that mounts the site below one); page URLs are kept decoded by the content room, so
- * each segment is percent-encoded here.
- */
-export function absoluteUrl(publicBaseUrl: string, path: string): string {
-  return `${publicBaseUrl}${encodePagePath(path)}`;
 }
 
 /** A link to announce in an HTML head (`<link>`) or in a `Link` header. */

@@ -1,15 +1,8 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../config/index.js';
-import type { RateLimits } from '../limits/index.js';
-import type { Metrics } from '../metrics/index.js';
-import type { Site } from '../content/index.js';
-import type { InsightRecorder } from '../insight/index.js';
-import type { AskService } from '../nlweb/index.js';
-import type { SubmissionService } from '../submissions/index.js';
 import { createAskFastPath } from './ask-fast-path.js';
-import type { LiveContent } from './live-content.js';
+import type { AppContext } from './context.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { clientAddressOf } from './client-address.js';
 import {
@@ -29,24 +22,7 @@ import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerSiteRoutes } from './routes/site.js';
 import { registerSubmissionRoutes } from './routes/submissions.js';
 
-/**
- * Everything the routes need, built once by the server (or by a test) and passed in. `site` and
- * `ask` are the content serving now: with live content they change on a reload, so routes read
- * them per request (once, and use what they read for the whole request), never at registration.
- */
-export interface AppContext {
-  config: Config;
-  logger: Logger;
-  readonly site: Site;
-  readonly ask: AskService;
-  submissions: SubmissionService;
-  /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
-  insight?: InsightRecorder;
-  metrics: Metrics;
-  limits: RateLimits;
-  /** Present when the content can be reloaded; routes register the work a new site needs. */
-  readonly content?: LiveContent;
-}
+export type { AppContext } from './context.js';
 
 /**
  * Assembles the HTTP application: parsers, headers, the error envelope and every room's routes.

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import {
-  acceptPrefersEventStream,
   LruCache,
   parseAskQueryString,
   type AnswerSummary,
@@ -17,6 +16,7 @@ import { handOverAskRefusal } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
 import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
+import { acceptPrefersEventStream } from './negotiation.js';
 
 export interface AskFastPathOptions {
   /** The ask service serving now (a content reload replaces it). */

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitedBody, type ErrorBody } from '../contract/index.js';
 import type { LimitDecision } from '../limits/index.js';
-import type { AppContext } from './app.js';
+import type { AppContext } from './context.js';
 import { clientAddress } from './client-address.js';
 
 const WHAT: Record<'leads' | 'suggestions', string> = {

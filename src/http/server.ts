@@ -8,7 +8,8 @@ import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
-import { buildApp, type AppContext } from './app.js';
+import { buildApp } from './app.js';
+import type { AppContext } from './context.js';
 import {
   ContentReloader,
   LiveContent,

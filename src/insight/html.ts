@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SuggestionRequestSchema } from '../contract/index.js';
-import { escapeHtml } from '../site/index.js';
+import { escapeHtml } from '../content/index.js';
 import { CLIENT_CLASSES, type ClientClass } from './classify.js';
 import type { ByClass, InsightReport, QueryStat } from './report.js';
 

@@ -16,13 +16,7 @@ export type {
   AskServiceOptions,
   StreamingOptions,
 } from './service.js';
-export {
-  acceptPrefersEventStream,
-  normaliseQuery,
-  parseAskBody,
-  parseAskQueryString,
-  parseBooleanParam,
-} from './request.js';
+export { normaliseQuery, parseAskBody, parseAskQueryString, parseBooleanParam } from './request.js';
 export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
 export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';
 export type { EventSink, EventStreamOptions } from './sse.js';

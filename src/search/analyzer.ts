@@ -18,6 +18,7 @@
  *    digits or other scripts are kept as folded.
  */
 
+import { foldLetters } from '../unicode/index.js';
 import { stemEnglish } from './stemmer.js';
 
 /** Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), 33 words. */
@@ -132,36 +133,15 @@ export interface AnalyzedToken {
 const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-‐‑._'’][\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
 const PART_SEP_RE = /[-‐‑._]/;
 const ASCII_WORD_RE = /^[\x20-\x7e]*$/;
-const COMBINING_RE = /\p{M}+/gu;
 const NON_ALNUM_RE = /[^\p{L}\p{N}]+/gu;
 const ASCII_LETTERS_RE = /^[a-z]+$/;
 const DIGITS_RE = /^[0-9]+$/;
 
-const SPECIAL_FOLDS: Readonly<Record<string, string>> = {
-  ß: 'ss',
-  ẞ: 'ss',
-  æ: 'ae',
-  ø: 'o',
-  œ: 'oe',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ı: 'i',
-  ħ: 'h',
-  ŧ: 't',
-  ŋ: 'ng',
-  ſ: 's',
-};
-const SPECIAL_FOLD_RE = /[ßẞæøœłđðþıħŧŋſ]/g;
-
 /** Unicode folding of one word: NFKD, combining marks removed, lowercase, special letters. */
 export function foldWord(word: string): string {
   if (ASCII_WORD_RE.test(word)) return word.toLowerCase();
-  let w = word.normalize('NFKD').replace(COMBINING_RE, '').toLowerCase();
-  w = w.replace(SPECIAL_FOLD_RE, (c) => SPECIAL_FOLDS[c] ?? c);
   // NFKD can produce punctuation (e.g. "½" → "1⁄2"); keep letters and digits only.
-  return w.replace(NON_ALNUM_RE, '');
+  return foldLetters(word).replace(NON_ALNUM_RE, '');
 }
 
 // A bounded cache of word → term; analysis is pure, so the cache only saves time.

@@ -7,14 +7,14 @@ import {
   PERSONA_LABELS,
   PERSONAS_BY_COMPANY_TYPE,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
+  SUBMISSION_PATHS,
   SUGGESTION_COMPANY_TYPES,
   SuggestionRequestSchema,
   type CompanyType,
   type FieldProblem,
   type LeadPersona,
 } from '../contract/index.js';
-import { encodePagePath } from '../content/index.js';
-import { escapeHtml } from './escape.js';
+import { encodePagePath, escapeHtml } from '../content/index.js';
 
 /**
  * The demo request form and the document suggestion form. Bounds come from the contract schemas,
@@ -38,8 +38,8 @@ export const FORM_ACTIONS: Record<FormKind, string> = {
 };
 
 export const FORM_API_ENDPOINTS: Record<FormKind, string> = {
-  demo: '/api/leads',
-  suggestion: '/api/document-suggestions',
+  demo: SUBMISSION_PATHS.lead,
+  suggestion: SUBMISSION_PATHS.suggestion,
 };
 
 /** Element id of the section holding each form; the no-JS post returns to it. */

@@ -5,14 +5,27 @@
  */
 export { renderLayout } from './layout.js';
 export type { LayoutOptions, PageKind } from './layout.js';
-export { escapeHtml, jsonForScript, wrapTables } from './escape.js';
+export { escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
 export {
-  absoluteUrl,
   breadcrumbsOf,
   childrenOf,
+  demoPathOf,
   markdownPathOf,
   navigationOf,
   shortTitleOf,
 } from './paths.js';
 export { assetUrl, siteAssets } from './assets.js';
+export { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from './forms.js';
+export {
+  renderBuiltInDemoPage,
+  renderConfirmationPage,
+  renderContentPage,
+  renderErrorPage,
+  renderNotFoundPage,
+  renderSearchPage,
+  renderStandaloneFormPage,
+  type SiteView,
+} from './pages.js';
+export { HTML_TYPE, renderSite, type RenderedSite, type Representation } from './render-cache.js';
+export { searchForPage } from './search.js';
 export type { SiteAsset } from './assets.js';

@@ -1,9 +1,8 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
-import { escapeHtml, jsonForScript, wrapTables } from './escape.js';
-import { encodePagePath } from '../content/index.js';
+import { absoluteUrl, encodePagePath, escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
-import { absoluteUrl, breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
+import { breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 
 /** schema.org type of the page in its JSON-LD. */
 export type PageKind =
@@ -59,7 +58,7 @@ const BRAND_MARK =
 /** The one HTML layout shared by every page of the site, the discovery pages included. */
 export function renderLayout(options: LayoutOptions): string {
   const { site, publicBaseUrl, canonicalPath } = options;
-  const canonical = absoluteUrl(publicBaseUrl, encodePagePath(canonicalPath));
+  const canonical = absoluteUrl(publicBaseUrl, canonicalPath);
   const isHome = canonicalPath === '/';
   const fullTitle = isHome ? `${site.info.name} | ${options.title}` : `${options.title} | ${site.info.name}`;
   const crumbs = breadcrumbsOf(site, canonicalPath, options.title);
@@ -320,7 +319,7 @@ function structuredData(options: LayoutOptions, canonical: string, crumbs: Crumb
         '@type': 'ListItem',
         position: index + 1,
         name: crumb.name,
-        item: absoluteUrl(publicBaseUrl, encodePagePath(crumb.path)),
+        item: absoluteUrl(publicBaseUrl, crumb.path),
       })),
     };
   }

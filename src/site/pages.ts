@@ -1,6 +1,5 @@
-import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.js';
+import { encodePagePath, escapeHtml, htmlOf, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
-import { escapeHtml } from './escape.js';
 import {
   FORM_ANCHORS,
   renderConfirmation,

@@ -9,11 +9,6 @@ export function markdownPathOf(url: string): string {
   return url.endsWith('/') ? `${url}index.md` : `${url}.md`;
 }
 
-/** Absolute URL of a site path, from the configured public base URL (which has no trailing slash). */
-export function absoluteUrl(publicBaseUrl: string, path: string): string {
-  return `${publicBaseUrl}${path}`;
-}
-
 /** Orders section listings: front matter `order` first (pages without one last), then title, then URL. */
 export function compareByOrder(a: Page, b: Page): number {
   const orderA = a.order ?? Number.POSITIVE_INFINITY;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { acceptPrefersEventStream } from '../../src/http/negotiation.js';
 import {
-  acceptPrefersEventStream,
   clientKey,
   normaliseQuery,
   parseAskBody,

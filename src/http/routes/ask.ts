@@ -7,15 +7,15 @@ import {
   type NlWebResponse,
 } from '../../contract/index.js';
 import {
-  acceptPrefersEventStream,
   EventStream,
   parseAskBody,
   parseAskQueryString,
   streamEvents,
   type ParsedAsk,
 } from '../../nlweb/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { JSON_TYPE } from '../body-parsers.js';
+import { acceptPrefersEventStream } from '../negotiation.js';
 import { sendError, setErrorRenderer } from '../errors.js';
 import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';

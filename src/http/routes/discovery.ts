@@ -9,7 +9,8 @@ import {
 } from '../../discovery/index.js';
 import type { Site } from '../../content/index.js';
 import { markdownPathOf, renderLayout } from '../../site/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
+import { ifNoneMatchMatches } from '../conditional.js';
 import type { ContentGeneration } from '../live-content.js';
 import { sendError } from '../errors.js';
 
@@ -32,13 +33,6 @@ export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 /** `request_id` of the example answers in the documents: fixed, so the documents are deterministic. */
 export const EXAMPLE_REQUEST_ID = '00000000-0000-4000-8000-000000000000';
-
-/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison; `*` matches any current representation. */
-export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-}
 
 function send(request: FastifyRequest, reply: FastifyReply, document: ServedDocument) {
   reply.headers({

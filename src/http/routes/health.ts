@@ -6,7 +6,7 @@ import {
   type Readiness,
 } from '../../contract/index.js';
 import { describeError } from '../../submissions/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 
 /** Polled every few seconds by every balancer: kept out of the request log. */
 const ROUTE_CONFIG = { config: { errorShape: 'envelope' as const }, logLevel: 'silent' as const };

@@ -12,27 +12,34 @@ import {
   type SuggestionRequest,
 } from '../../contract/index.js';
 import { encodePagePath, type Page, type Site } from '../../content/index.js';
-import { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from '../../site/forms.js';
-import { matchesEtag, prefersMarkdown } from '../../site/negotiation.js';
 import {
+  demoPathOf,
+  FORM_ACTIONS,
+  FORM_ANCHORS,
+  HTML_TYPE,
   renderBuiltInDemoPage,
   renderConfirmationPage,
   renderContentPage,
   renderErrorPage,
   renderNotFoundPage,
   renderSearchPage,
+  renderSite,
   renderStandaloneFormPage,
+  searchForPage,
+  siteAssets,
+  type FormKind,
+  type FormState,
+  type RenderedSite,
+  type Representation,
   type SiteView,
-} from '../../site/pages.js';
-import { demoPathOf } from '../../site/paths.js';
-import { HTML_TYPE, renderSite, type RenderedSite, type Representation } from '../../site/render-cache.js';
-import { searchForPage } from '../../site/search.js';
-import { siteAssets } from '../../site/assets.js';
+} from '../../site/index.js';
 import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../submissions/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { limitSubmission } from '../rate-limit.js';
 import { setErrorRenderer } from '../errors.js';
-import { crossSiteProblem } from './submissions.js';
+import { crossSiteProblem } from '../cross-site.js';
+import { ifNoneMatchMatches } from '../conditional.js';
+import { prefersMarkdown } from '../negotiation.js';
 import { clientAddress } from '../client-address.js';
 
 const HTML_ROUTE = { config: { errorShape: 'html' } } as const;
@@ -80,7 +87,8 @@ function sendRepresentation(
     .header('etag', representation.etag)
     .header('cache-control', PAGE_CACHE_CONTROL)
     .headers(extraHeaders);
-  if (matchesEtag(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+  if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag))
+    return reply.code(304).send();
   return reply.code(200).type(representation.contentType).send(representation.body);
 }
 
@@ -161,7 +169,7 @@ export async function registerSiteRoutes(app: FastifyInstance, context: AppConte
     reply
       .header('etag', asset.etag)
       .header('cache-control', versioned ? ASSET_CACHE_CONTROL : 'public, max-age=300');
-    if (matchesEtag(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    if (ifNoneMatchMatches(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
     return reply.type(asset.contentType).send(asset.body);
   });
 

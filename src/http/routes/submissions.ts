@@ -4,6 +4,7 @@ import {
   FILL_TIME_HEADER,
   HONEYPOT_HEADER,
   LeadRequestSchema,
+  SUBMISSION_PATHS,
   SUBMISSION_RETRY_AFTER_SECONDS,
   submissionNotStoredBody,
   SuggestionRequestSchema,
@@ -16,10 +17,11 @@ import {
   quarantineReasonOf,
   type SubmissionMeta,
 } from '../../submissions/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../context.js';
 import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
 import { sendError } from '../errors.js';
 import { clientAddress } from '../client-address.js';
+import { crossSiteProblem } from '../cross-site.js';
 import { limitSubmission } from '../rate-limit.js';
 
 const validateLead = createValidator(LeadRequestSchema);
@@ -29,30 +31,6 @@ const validateSuggestion = createValidator(SuggestionRequestSchema);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 const ROUTE_CONFIG = { errorShape: 'envelope', accepts: [JSON_TYPE, FORM_TYPE] } as const;
-
-/**
- * A browser form post from another site is a CORS "simple" request: without this check any site
- * could make its visitors submit leads here. Requests without an Origin (servers, curl, agents)
- * are not browser cross-site posts and pass.
- */
-export function crossSiteProblem(
-  headers: FastifyRequest['headers'],
-  publicBaseUrl: string,
-): FieldProblem | null {
-  const fix = `submit the form from ${new URL(publicBaseUrl).origin}, or call the API directly without an Origin header`;
-  if (headers['sec-fetch-site'] === 'cross-site')
-    return { field: 'Origin', message: 'is another site: cross-site form posts are refused', fix };
-  const origin = headers.origin;
-  if (origin === undefined) return null;
-  let sent: string | null = null;
-  try {
-    sent = new URL(origin).origin;
-  } catch {
-    sent = null;
-  }
-  if (sent !== null && sent !== 'null' && sent === new URL(publicBaseUrl).origin) return null;
-  return { field: 'Origin', message: `"${origin.slice(0, 100)}" is not this site`, fix };
-}
 
 /** The Idempotency-Key header, unquoted; a problem when it is malformed or repeated. */
 export function readIdempotencyKey(
@@ -145,7 +123,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
     }
   };
 
-  app.post('/api/leads', { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(SUBMISSION_PATHS.lead, { config: ROUTE_CONFIG }, (request, reply) =>
     submit(
       request,
       reply,
@@ -155,7 +133,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       'leads',
     ),
   );
-  app.post('/api/document-suggestions', { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(SUBMISSION_PATHS.suggestion, { config: ROUTE_CONFIG }, (request, reply) =>
     submit(
       request,
       reply,

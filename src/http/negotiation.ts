@@ -1,7 +1,7 @@
 /**
- * Content negotiation for page URLs (RFC 9110 12.5.1): the Markdown twin is served when the
- * Accept header gives text/markdown a higher quality than text/html. Each type takes the quality
- * of the most specific range that matches it; on a tie, or with no Accept header, HTML wins.
+ * Content negotiation (RFC 9110 12.5.1), the one Accept parser: each media type takes the quality
+ * of the most specific range that matches it (on equal specificity, the higher quality). A q that
+ * is not a valid qvalue is ignored (the range keeps q=1); a type no range matches has quality 0.
  */
 
 interface MediaRange {
@@ -9,6 +9,8 @@ interface MediaRange {
   subtype: string;
   q: number;
 }
+
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 function parseAccept(header: string): MediaRange[] {
   const ranges: MediaRange[] = [];
@@ -19,17 +21,15 @@ function parseAccept(header: string): MediaRange[] {
     let q = 1;
     for (const parameter of parameters) {
       const [name, value] = parameter.split('=').map((piece) => piece.trim());
-      if (name?.toLowerCase() === 'q' && value !== undefined) {
-        const parsed = Number(value);
-        q = Number.isFinite(parsed) ? Math.min(1, Math.max(0, parsed)) : 0;
-      }
+      if (name?.toLowerCase() === 'q' && value !== undefined && QVALUE.test(value)) q = Number(value);
     }
     ranges.push({ type, subtype, q });
   }
   return ranges;
 }
 
-function qualityOf(ranges: MediaRange[], type: string, subtype: string): number {
+function qualityOf(ranges: MediaRange[], mediaType: string): number {
+  const [type, subtype] = mediaType.split('/');
   let best: { specificity: number; q: number } | null = null;
   for (const range of ranges) {
     let specificity = -1;
@@ -47,20 +47,22 @@ function qualityOf(ranges: MediaRange[], type: string, subtype: string): number 
   return best?.q ?? 0;
 }
 
+/** Page URLs: the Markdown twin when Accept ranks text/markdown above HTML; on a tie, or with no Accept, HTML. */
 export function prefersMarkdown(accept: string | string[] | undefined): boolean {
   if (accept === undefined) return false;
   const ranges = parseAccept(Array.isArray(accept) ? accept.join(',') : accept);
-  const markdown = qualityOf(ranges, 'text', 'markdown');
-  const html = Math.max(qualityOf(ranges, 'text', 'html'), qualityOf(ranges, 'application', 'xhtml+xml'));
+  const markdown = qualityOf(ranges, 'text/markdown');
+  const html = Math.max(qualityOf(ranges, 'text/html'), qualityOf(ranges, 'application/xhtml+xml'));
   return markdown > 0 && markdown > html;
 }
 
-/** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 13.1.2 asks). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  const opaque = etag.replace(/^W\//, '');
-  return ifNoneMatch
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
+/**
+ * /ask: true when the Accept header ranks text/event-stream above application/json (what a browser
+ * EventSource sends: `Accept: text/event-stream`). Equal preference keeps the JSON default.
+ */
+export function acceptPrefersEventStream(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const ranges = parseAccept(accept);
+  const sse = qualityOf(ranges, 'text/event-stream');
+  return sse > 0 && sse > qualityOf(ranges, 'application/json');
 }

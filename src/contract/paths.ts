@@ -1,0 +1,5 @@
+/** Where the two write operations are served: the OpenAPI document, the routes, the forms and the discovery documents all read these. */
+export const SUBMISSION_PATHS = {
+  lead: '/api/leads',
+  suggestion: '/api/document-suggestions',
+} as const;
