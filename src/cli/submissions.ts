@@ -5,6 +5,7 @@ import {
   escapeJsonForTerminal,
   openSubmissionStore,
   singleLine,
+  SUBMISSION_FIELDS,
   type SubmissionStore,
 } from '../submissions/index.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/index.js';
@@ -191,21 +192,7 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
 }
 
 /** Every field either form can carry, in a fixed order: the export's columns. */
-const FIELD_COLUMNS = [
-  'name',
-  'firstName',
-  'lastName',
-  'email',
-  'company',
-  'role',
-  'message',
-  'teamSize',
-  'timeline',
-  'companyType',
-  'persona',
-  'suggestion',
-  'sourcePage',
-] as const;
+const FIELD_COLUMNS = SUBMISSION_FIELDS;
 
 /** A spreadsheet runs a cell starting with one of these as a formula. */
 const FORMULA_START = /^[=+\-@]/;

@@ -107,6 +107,11 @@ const SUGGESTION_FIELDS = [
   'sourcePage',
 ] as const satisfies readonly (keyof SuggestionRequest)[];
 
+/** Every field either form stores, lead fields first, each once: the columns of an export. */
+export const SUBMISSION_FIELDS: readonly string[] = [
+  ...new Set<string>([...LEAD_FIELDS, ...SUGGESTION_FIELDS]),
+];
+
 /** Builds the stored fields one by one from the validated request: nothing else is carried over. */
 function pick<T extends object>(request: T, keys: readonly (keyof T & string)[]): SubmissionFields {
   const fields: SubmissionFields = {};
