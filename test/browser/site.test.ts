@@ -543,6 +543,9 @@ describe("the forms' spam traps", () => {
         });
         await page.goto(strict.url + '/demo');
         const form = 'form[data-enhance-form="demo"]';
+        // forms.js turns off the browser's own validation when it takes the form over: until
+        // then a click would post the plain HTML form, which has no data-form-success block.
+        await page.waitForFunction(`document.querySelector('${form}')?.noValidate === true`);
         await page.fill('#demo-firstName', 'Robo');
         await page.fill('#demo-lastName', 'Filler');
         await page.fill('#demo-email', email);
