@@ -12,6 +12,7 @@ import {
 } from '../insight/index.js';
 import type { CliIo } from './submissions.js';
 import { formatTable } from './table.js';
+import { cliOptions, UsageError } from './options.js';
 
 const USAGE = `Usage:
   frontdoor insight [--days N | --from YYYY-MM-DD [--to YYYY-MM-DD]] [--limit N] [--json]
@@ -29,8 +30,6 @@ totals count every search. --limit bounds each list (default 20); --json prints 
 
 The configuration (DATA_DIR or DATABASE_URL) is read from the environment like "serve".
 `;
-
-class UsageError extends Error {}
 
 const defaultIo = (): CliIo => ({
   env: process.env,
@@ -51,16 +50,7 @@ function parseOptions(args: string[], today: string): InsightOptions {
   let to: string | null = null;
   let limit = 20;
   let json = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    const [name, inline] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg];
-    const value = () => {
-      const next = inline ?? args[++i];
-      if (next === undefined) throw new UsageError(`${name} needs a value.`);
-      return next;
-    };
+  for (const { arg, name, value } of cliOptions(args)) {
     const day = () => {
       const text = value();
       if (!isIsoDay(text))

@@ -9,6 +9,7 @@ import {
   type SubmissionStore,
 } from '../submissions/index.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/index.js';
+import { cliOptions, UsageError } from './options.js';
 
 const USAGE = `Usage:
   frontdoor submissions list [--state pending|delivered|dead|quarantine|none] [--kind lead|suggestion]
@@ -54,8 +55,6 @@ const defaultIo = (): CliIo => ({
   err: (text) => process.stderr.write(text),
 });
 
-class UsageError extends Error {}
-
 const STATES: readonly ListedState[] = ['pending', 'delivered', 'dead', 'quarantine', 'none'];
 const KINDS: readonly SubmissionKind[] = ['lead', 'suggestion'];
 
@@ -71,16 +70,7 @@ interface ListOptions {
 
 function parseListOptions(args: string[]): ListOptions {
   const options: ListOptions = { limit: 50, json: false, showContact: false };
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i]!;
-    const [name, inline] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg];
-    const value = () => {
-      const next = inline ?? args[++i];
-      if (next === undefined) throw new UsageError(`${name} needs a value.`);
-      return next;
-    };
+  for (const { arg, name, value } of cliOptions(args)) {
     switch (name) {
       case '--state': {
         const state = value();
