@@ -75,17 +75,18 @@ export interface TargetRow {
   note: string;
 }
 
+/** A part's results are null when FRONTDOOR_BENCH_ONLY left the part out: its targets are not listed. */
 export interface SummaryInput {
-  quality: QualityRow[];
+  quality: QualityRow[] | null;
   /** Speed rows whose names start with "Frontdoor (defaults)", "MiniSearch" and "Lunr". */
-  cranfieldSpeed: SpeedRow[];
-  docsSpeed: SpeedRow[];
+  cranfieldSpeed: SpeedRow[] | null;
+  docsSpeed: SpeedRow[] | null;
   /** The "× faster than MiniSearch" verdicts come from these alternating passes. */
-  cranfieldHeadToHead: HeadToHead;
-  docsHeadToHead: HeadToHead;
-  askInProcess: SpeedRow;
-  pipeline: PipelineStartup | Error;
-  server: ServerStartup | Error;
+  cranfieldHeadToHead: HeadToHead | null;
+  docsHeadToHead: HeadToHead | null;
+  askInProcess: SpeedRow | null;
+  pipeline: PipelineStartup | Error | null;
+  server: ServerStartup | Error | null;
   /** null when skipped. */
   http: HttpBenchResult | Error | null;
   /** Part 6; null when skipped. */
@@ -167,7 +168,7 @@ function latencyRows(
 /** Every target of the issue with its measured value, and the related numbers without a target. */
 export function targetRows(input: SummaryInput): TargetRow[] {
   const rows: TargetRow[] = [];
-  const ours = find(input.quality, 'Frontdoor');
+  const ours = input.quality && find(input.quality, 'Frontdoor');
   if (ours) {
     const others: Array<{ label: string; row: QualityRow }> = [];
     for (const [prefix, label] of [
@@ -175,7 +176,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       ['MiniSearch 7.2 (d 0', 'MiniSearch d 0'],
       ['Lunr', 'Lunr'],
     ]) {
-      const row = find(input.quality, prefix as string);
+      const row = find(input.quality!, prefix as string);
       if (row) others.push({ label: label as string, row });
     }
     rows.push({
@@ -191,33 +192,41 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       note: others.map(({ label, row }) => `${label} ${f4(row.recall10)} / ${f4(row.mrr10)}`).join(', '),
     });
   }
-  rows.push(...latencyRows('Cranfield', input.cranfieldSpeed, input.cranfieldHeadToHead, 0.1));
-  rows.push(...latencyRows('Docs corpus', input.docsSpeed, input.docsHeadToHead, 0.5, 5));
+  if (input.cranfieldSpeed && input.cranfieldHeadToHead)
+    rows.push(...latencyRows('Cranfield', input.cranfieldSpeed, input.cranfieldHeadToHead, 0.1));
+  if (input.docsSpeed && input.docsHeadToHead)
+    rows.push(...latencyRows('Docs corpus', input.docsSpeed, input.docsHeadToHead, 0.5, 5));
   const ask = input.askInProcess;
-  rows.push({
-    target: 'Docs corpus: /ask answer in-process, p50 / p99',
-    measured: `${fms(ask.p50Ms)} / ${fms(ask.p99Ms)} ms`,
-    pass: null,
-    note: 'ranking + per-page cap + snippets + JSON, answer cache off',
-  });
+  if (ask)
+    rows.push({
+      target: 'Docs corpus: /ask answer in-process, p50 / p99',
+      measured: `${fms(ask.p50Ms)} / ${fms(ask.p99Ms)} ms`,
+      pass: null,
+      note: 'ranking + per-page cap + snippets + JSON, answer cache off',
+    });
 
   const { pipeline, server } = input;
-  rows.push(
-    pipeline instanceof Error
-      ? {
-          target: 'Docs corpus start-up (load + render + index) < 10 s',
-          measured: 'error',
-          pass: false,
-          note: pipeline.message,
-        }
-      : {
-          target: 'Docs corpus start-up (load + render + index) < 10 s',
-          measured: seconds(pipeline.totalMs),
-          pass: pipeline.totalMs < 10_000,
-          note: `load ${seconds(pipeline.loadMs)} + index ${seconds(pipeline.indexMs)}, peak RSS ${pipeline.peakRssMB.toFixed(0)} MB (fresh process)`,
-        },
-  );
-  if (server instanceof Error)
+  if (pipeline === null) {
+    // Part 4 not run (FRONTDOOR_BENCH_ONLY).
+  } else
+    rows.push(
+      pipeline instanceof Error
+        ? {
+            target: 'Docs corpus start-up (load + render + index) < 10 s',
+            measured: 'error',
+            pass: false,
+            note: pipeline.message,
+          }
+        : {
+            target: 'Docs corpus start-up (load + render + index) < 10 s',
+            measured: seconds(pipeline.totalMs),
+            pass: pipeline.totalMs < 10_000,
+            note: `load ${seconds(pipeline.loadMs)} + index ${seconds(pipeline.indexMs)}, peak RSS ${pipeline.peakRssMB.toFixed(0)} MB (fresh process)`,
+          },
+    );
+  if (server === null) {
+    // Part 4 not run.
+  } else if (server instanceof Error)
     rows.push({
       target: 'Server start-up and memory on the docs corpus',
       measured: 'error',

@@ -20,7 +20,9 @@
  * FRONTDOOR_BENCH_HTTP=0 (skip part 5), FRONTDOOR_BENCH_HTTP_SECONDS (per load and round, default 2),
  * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
  * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date),
- * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300).
+ * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300),
+ * FRONTDOOR_BENCH_ONLY=4 or =3,5 (run only these parts; 3 includes 3b and 3c; the summary lists
+ * the targets of the parts run).
  */
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -41,7 +43,7 @@ import { distinctQuestions, INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './ht
 import { runInsightBench } from './insight.js';
 import { measureAskBreakdown } from './ask-breakdown.js';
 import { measureBuild, measureLatency } from './measure.js';
-import { cranfieldDocs, runQuality } from './quality.js';
+import { cranfieldDocs, runQuality, type QualityReport } from './quality.js';
 import {
   f4,
   fms,
@@ -52,7 +54,7 @@ import {
   targetRows,
   targetTable,
 } from './report.js';
-import type { SpeedRow } from './speed.js';
+import type { HeadToHead, SpeedRow } from './speed.js';
 import { headToHead, measureEngine, warmAnalyzer } from './speed.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
 import { measurePipelineStartup, measureServerStartup } from './startup.js';
@@ -141,6 +143,22 @@ function loadNote(part: string): string {
   return `load average ${load.map((l) => l.toFixed(1)).join(' ')}`;
 }
 
+/**
+ * The parts FRONTDOOR_BENCH_ONLY names (comma-separated numbers), or null to run them all. An
+ * unknown part is an error, so a typo does not silently run nothing.
+ */
+function onlyParts(value: string | undefined): ReadonlySet<number> | null {
+  if (value === undefined || value.trim() === '') return null;
+  const parts = value.split(',').map((part) => Number(part.trim()));
+  for (const part of parts)
+    if (!Number.isInteger(part) || part < 1 || part > 6)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 6, comma-separated (e.g. 4 or 3,5)`);
+  return new Set(parts);
+}
+
+const selectedParts = onlyParts(process.env.FRONTDOOR_BENCH_ONLY);
+const runsPart = (part: number): boolean => selectedParts === null || selectedParts.has(part);
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 async function main(): Promise<void> {
@@ -166,315 +184,335 @@ async function main(): Promise<void> {
   );
   console.log(`data: ${dataDir}\n`);
 
-  // ---- Part 1: quality on Cranfield.
-  const cran = loadCranfield(path.join(dataDir, 'cranfield'));
-  const quality = runQuality(cran);
-  out.quality = quality;
-  console.log(
-    `== 1. Quality on Cranfield (1400 docs, 225 queries; all queries averaged; ${loadNote('quality')})`,
-  );
-  console.log(`Fields indexed: ${quality.fields}. Same analyzer for every engine (Porter2, 33 stop words).`);
-  console.log('p: paired randomization test on per-query nDCG@10 (10,000 sign flips, two-sided).\n');
-  console.log(qualityTable(quality.engines));
-  console.log('\nAblation (cumulative; p vs the row above):');
-  console.log(qualityTable(quality.ablation));
-  console.log('\nLeave one out (p vs defaults):');
-  console.log(qualityTable(quality.leaveOneOut));
-  console.log('\nSensitivity (defaults with one parameter changed; not used to choose them):');
-  console.log(qualityTable(quality.sensitivity));
-
-  // ---- Part 2: speed on Cranfield.
-  const cdocs = cranfieldDocs(cran);
-  warmAnalyzer(cdocs);
-  const cqueries = cran.queries.map((q) => q.text);
-  const cranEngines: Engine[] = [
-    frontdoorEngine('Frontdoor (defaults)'),
-    frontdoorEngine('Frontdoor (plain BM25)', PLAIN_BM25),
-    miniSearchEngine(),
-    lunrEngine(),
-  ];
-  console.log(
-    `\n== 2. Speed on Cranfield (in-process; build = median of 3; memory retained after GC; ${loadNote('cranfieldSpeed')})`,
-  );
-  const cranSpeed = cranEngines.map((e) =>
-    measureEngine(e, cdocs, cqueries, {
-      rounds: e.name.startsWith('Frontdoor') ? 40 : 10,
-      budgetMs: 8000,
-      builds: 3,
-    }),
-  );
-  out.cranfieldSpeed = cranSpeed;
-  console.log(speedTable(cranSpeed));
-  const cranVsMini = headToHead(
-    frontdoorEngine('Frontdoor (defaults)'),
-    miniSearchEngine(),
-    cdocs,
-    cqueries,
-    9,
-  );
-  out.cranfieldHeadToHead = cranVsMini;
-  console.log(headToHeadLine(cranVsMini));
-
-  // ---- Part 3: the docs corpus as one site, through the real content loader.
-  const corpus = await loadDocsCorpus(corpusDir);
-  const docs = corpus.passages;
-  warmAnalyzer(docs);
-  const { all: dq, knownItems } = docsQueries(corpus.site.pages);
-  console.log(
-    `\n== 3. Docs corpus as one site (loadSite ${path.relative(repoRoot, corpusDir)}): ${corpus.site.pages.length} pages → ` +
-      `${docs.length} passages, loaded in ${(corpus.loadMs / 1000).toFixed(1)} s (${corpus.problems} content warnings; ${loadNote('docsSpeed')})`,
-  );
-  console.log(
-    'Documents as /ask indexes them (passageDocument: title = page title, headings = heading path below it, body = passage text).',
-  );
-  console.log(
-    `Queries: ${dq.length} (titles and tldr descriptions of every 10th page, ${QUESTIONS.length} questions).`,
-  );
-  const docEngines: Engine[] = [
-    frontdoorEngine('Frontdoor (defaults)'),
-    frontdoorEngine('Frontdoor (plain BM25)', PLAIN_BM25),
-    miniSearchEngine(),
-  ];
-  if (process.env.FRONTDOOR_BENCH_LUNR_DOCS !== '0') docEngines.push(lunrEngine());
-  const docSpeed = docEngines.map((e) =>
-    measureEngine(e, docs, dq, {
-      rounds: e.name.startsWith('Frontdoor') ? 5 : 1,
-      budgetMs: 15000,
-      builds: 1,
-    }),
-  );
-  // The whole /ask answer in-process (ranking, per-page cap, snippets, JSON), with the answer
-  // cache off so every query is computed. The passages' snippet analysis stays cached (bounded by
-  // PREPARED_PASSAGE_CACHE_SIZE), as in the server.
-  const service = measureBuild(() =>
-    createAskService(corpus.site, 'http://127.0.0.1:3000', { cacheSize: 0 }),
-  );
-  const askLatency = measureLatency(
-    dq,
-    (q) =>
-      service.value.answerBody({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
-    2,
-    15000,
-  );
-  const askInProcess: SpeedRow = {
-    name: 'ask service answerBody, no answer cache',
-    documents: service.value.passageCount,
-    buildMs: service.buildMs,
-    retainedMB: service.retainedBytes / MB,
-    ...askLatency,
-  };
-  out.docsSpeed = docSpeed;
-  out.docsAskInProcess = askInProcess;
-  console.log(speedTable([...docSpeed, askInProcess]));
-  if (process.env.FRONTDOOR_BENCH_LUNR_DOCS === '0')
-    console.log('(Lunr skipped: FRONTDOOR_BENCH_LUNR_DOCS=0.)');
-  console.log('"ask service": createAskService (build = documents + index) and the full answer per query.');
-  const docsVsMini = headToHead(frontdoorEngine('Frontdoor (defaults)'), miniSearchEngine(), docs, dq, 3);
-  out.docsHeadToHead = docsVsMini;
-  console.log(headToHeadLine(docsVsMini));
-
-  // Known-item check: a tldr page's one-line description should find that page.
-  const index = buildIndex(docs);
-  const variant = (o: Parameters<typeof withRanking>[1]): SearchIndex => withRanking(index, o);
-  const rankWith = (ix: SearchIndex) => (q: string) => search(ix, q, { limit: 10 }).map((r) => r.key);
-  const miniEngine = miniSearchEngine();
-  const miniIndex = miniEngine.build(docs);
-  const pageOf = corpus.pageOfPassage;
-  const known: KnownItemRow[] = [
-    knownItem('plain BM25', knownItems, pageOf, rankWith(variant(PLAIN_BM25))),
-    knownItem(
-      'BM25F + question words',
-      knownItems,
-      pageOf,
-      rankWith(variant({ proximity: { enabled: false }, feedback: { enabled: false } })),
-    ),
-    knownItem('+ RM3', knownItems, pageOf, rankWith(variant({ proximity: { enabled: false } }))),
-    knownItem('+ proximity = defaults', knownItems, pageOf, rankWith(index)),
-    knownItem(
-      'defaults − RM3 (proximity only)',
-      knownItems,
-      pageOf,
-      rankWith(variant({ feedback: { enabled: false } })),
-    ),
-    knownItem('MiniSearch 7.2', knownItems, pageOf, (q) => miniEngine.query(miniIndex, q, 10)),
-  ];
-  out.knownItem = { queries: knownItems.length, rows: known };
-  console.log(
-    `\nKnown-item check (${knownItems.length} tldr descriptions → their page; a sanity check, not a relevance judgment):`,
-  );
-  console.log(
-    table(
-      ['', 'MRR@10', 'success@1'],
-      known.map((k) => [k.name, f4(k.mrr10), f4(k.success1)]),
-    ),
-  );
-
-  // ---- Part 3b: scale (the passages replicated to ~97k).
-  if (process.env.FRONTDOOR_BENCH_SCALE !== '0') {
-    const copies = 10;
-    const big: SearchDocument[] = [];
-    for (let c = 0; c < copies; c++) {
-      for (const d of docs) big.push({ key: `${d.key}~${c}`, fields: d.fields });
+  let quality: QualityReport | null = null;
+  let cranSpeed: SpeedRow[] | null = null;
+  let cranVsMini: HeadToHead | null = null;
+  if (runsPart(1) || runsPart(2)) {
+    const cran = loadCranfield(path.join(dataDir, 'cranfield'));
+    if (runsPart(1)) {
+      // ---- Part 1: quality on Cranfield.
+      const report = runQuality(cran);
+      quality = report;
+      out.quality = report;
+      console.log(
+        `== 1. Quality on Cranfield (1400 docs, 225 queries; all queries averaged; ${loadNote('quality')})`,
+      );
+      console.log(
+        `Fields indexed: ${report.fields}. Same analyzer for every engine (Porter2, 33 stop words).`,
+      );
+      console.log('p: paired randomization test on per-query nDCG@10 (10,000 sign flips, two-sided).\n');
+      console.log(qualityTable(report.engines));
+      console.log('\nAblation (cumulative; p vs the row above):');
+      console.log(qualityTable(report.ablation));
+      console.log('\nLeave one out (p vs defaults):');
+      console.log(qualityTable(report.leaveOneOut));
+      console.log('\nSensitivity (defaults with one parameter changed; not used to choose them):');
+      console.log(qualityTable(report.sensitivity));
     }
+    if (runsPart(2)) {
+      // ---- Part 2: speed on Cranfield.
+      const cdocs = cranfieldDocs(cran);
+      warmAnalyzer(cdocs);
+      const cqueries = cran.queries.map((q) => q.text);
+      const cranEngines: Engine[] = [
+        frontdoorEngine('Frontdoor (defaults)'),
+        frontdoorEngine('Frontdoor (plain BM25)', PLAIN_BM25),
+        miniSearchEngine(),
+        lunrEngine(),
+      ];
+      console.log(
+        `\n== 2. Speed on Cranfield (in-process; build = median of 3; memory retained after GC; ${loadNote('cranfieldSpeed')})`,
+      );
+      cranSpeed = cranEngines.map((e) =>
+        measureEngine(e, cdocs, cqueries, {
+          rounds: e.name.startsWith('Frontdoor') ? 40 : 10,
+          budgetMs: 8000,
+          builds: 3,
+        }),
+      );
+      out.cranfieldSpeed = cranSpeed;
+      console.log(speedTable(cranSpeed));
+      cranVsMini = headToHead(
+        frontdoorEngine('Frontdoor (defaults)'),
+        miniSearchEngine(),
+        cdocs,
+        cqueries,
+        9,
+      );
+      out.cranfieldHeadToHead = cranVsMini;
+      console.log(headToHeadLine(cranVsMini));
+    }
+  }
+
+  let docSpeed: SpeedRow[] | null = null;
+  let docsVsMini: HeadToHead | null = null;
+  let askInProcess: SpeedRow | null = null;
+  if (runsPart(3)) {
+    // ---- Part 3: the docs corpus as one site, through the real content loader.
+    const corpus = await loadDocsCorpus(corpusDir);
+    const docs = corpus.passages;
+    warmAnalyzer(docs);
+    const { all: dq, knownItems } = docsQueries(corpus.site.pages);
     console.log(
-      `\n== 3b. Scale: the passages replicated ${copies}× (${big.length} passages; same vocabulary, ${copies}× postings; ${loadNote('scale')})`,
+      `\n== 3. Docs corpus as one site (loadSite ${path.relative(repoRoot, corpusDir)}): ${corpus.site.pages.length} pages → ` +
+        `${docs.length} passages, loaded in ${(corpus.loadMs / 1000).toFixed(1)} s (${corpus.problems} content warnings; ${loadNote('docsSpeed')})`,
     );
-    const b = measureBuild(() => buildIndex(big));
-    const stats = indexStats(b.value);
-    const lat = measureLatency(dq, (q) => search(b.value, q, { limit: 10 }), 2, 20000);
-    const plainIx = withRanking(b.value, PLAIN_BM25);
-    const latPlain = measureLatency(dq, (q) => search(plainIx, q, { limit: 10 }), 2, 20000);
-    out.scale = {
-      passages: big.length,
-      buildMs: b.buildMs,
-      retainedMB: b.retainedBytes / MB,
-      stats,
-      defaults: lat,
-      plain: latPlain,
-    };
-    const row = (name: string, l: typeof lat, build: string, memory: string): string[] => [
-      name,
-      build,
-      memory,
-      fms(l.p50Ms),
-      fms(l.p99Ms),
-      fms(l.meanMs),
-      `${Math.round(l.cpuShare * 100)}%`,
-      fms(l.cpuP50Ms),
-      fms(l.cpuP99Ms),
+    console.log(
+      'Documents as /ask indexes them (passageDocument: title = page title, headings = heading path below it, body = passage text).',
+    );
+    console.log(
+      `Queries: ${dq.length} (titles and tldr descriptions of every 10th page, ${QUESTIONS.length} questions).`,
+    );
+    const docEngines: Engine[] = [
+      frontdoorEngine('Frontdoor (defaults)'),
+      frontdoorEngine('Frontdoor (plain BM25)', PLAIN_BM25),
+      miniSearchEngine(),
     ];
+    if (process.env.FRONTDOOR_BENCH_LUNR_DOCS !== '0') docEngines.push(lunrEngine());
+    docSpeed = docEngines.map((e) =>
+      measureEngine(e, docs, dq, {
+        rounds: e.name.startsWith('Frontdoor') ? 5 : 1,
+        budgetMs: 15000,
+        builds: 1,
+      }),
+    );
+    // The whole /ask answer in-process (ranking, per-page cap, snippets, JSON), with the answer
+    // cache off so every query is computed. The passages' snippet analysis stays cached (bounded by
+    // PREPARED_PASSAGE_CACHE_SIZE), as in the server.
+    const service = measureBuild(() =>
+      createAskService(corpus.site, 'http://127.0.0.1:3000', { cacheSize: 0 }),
+    );
+    const askLatency = measureLatency(
+      dq,
+      (q) =>
+        service.value.answerBody({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
+      2,
+      15000,
+    );
+    askInProcess = {
+      name: 'ask service answerBody, no answer cache',
+      documents: service.value.passageCount,
+      buildMs: service.buildMs,
+      retainedMB: service.retainedBytes / MB,
+      ...askLatency,
+    };
+    out.docsSpeed = docSpeed;
+    out.docsAskInProcess = askInProcess;
+    console.log(speedTable([...docSpeed, askInProcess]));
+    if (process.env.FRONTDOOR_BENCH_LUNR_DOCS === '0')
+      console.log('(Lunr skipped: FRONTDOOR_BENCH_LUNR_DOCS=0.)');
+    console.log('"ask service": createAskService (build = documents + index) and the full answer per query.');
+    docsVsMini = headToHead(frontdoorEngine('Frontdoor (defaults)'), miniSearchEngine(), docs, dq, 3);
+    out.docsHeadToHead = docsVsMini;
+    console.log(headToHeadLine(docsVsMini));
+
+    // Known-item check: a tldr page's one-line description should find that page.
+    const index = buildIndex(docs);
+    const variant = (o: Parameters<typeof withRanking>[1]): SearchIndex => withRanking(index, o);
+    const rankWith = (ix: SearchIndex) => (q: string) => search(ix, q, { limit: 10 }).map((r) => r.key);
+    const miniEngine = miniSearchEngine();
+    const miniIndex = miniEngine.build(docs);
+    const pageOf = corpus.pageOfPassage;
+    const known: KnownItemRow[] = [
+      knownItem('plain BM25', knownItems, pageOf, rankWith(variant(PLAIN_BM25))),
+      knownItem(
+        'BM25F + question words',
+        knownItems,
+        pageOf,
+        rankWith(variant({ proximity: { enabled: false }, feedback: { enabled: false } })),
+      ),
+      knownItem('+ RM3', knownItems, pageOf, rankWith(variant({ proximity: { enabled: false } }))),
+      knownItem('+ proximity = defaults', knownItems, pageOf, rankWith(index)),
+      knownItem(
+        'defaults − RM3 (proximity only)',
+        knownItems,
+        pageOf,
+        rankWith(variant({ feedback: { enabled: false } })),
+      ),
+      knownItem('MiniSearch 7.2', knownItems, pageOf, (q) => miniEngine.query(miniIndex, q, 10)),
+    ];
+    out.knownItem = { queries: knownItems.length, rows: known };
+    console.log(
+      `\nKnown-item check (${knownItems.length} tldr descriptions → their page; a sanity check, not a relevance judgment):`,
+    );
     console.log(
       table(
-        [
-          'Frontdoor',
-          'build ms',
-          'memory MB',
-          'p50 ms',
-          'p99 ms',
-          'mean ms',
-          'cpu share',
-          'CPU p50',
-          'CPU p99',
-        ],
-        [
-          row('defaults', lat, fms(b.buildMs), (b.retainedBytes / MB).toFixed(1)),
-          row('plain BM25', latPlain, '', ''),
-        ],
+        ['', 'MRR@10', 'success@1'],
+        known.map((k) => [k.name, f4(k.mrr10), f4(k.success1)]),
+      ),
+    );
+
+    // ---- Part 3b: scale (the passages replicated to ~97k).
+    if (process.env.FRONTDOOR_BENCH_SCALE !== '0') {
+      const copies = 10;
+      const big: SearchDocument[] = [];
+      for (let c = 0; c < copies; c++) {
+        for (const d of docs) big.push({ key: `${d.key}~${c}`, fields: d.fields });
+      }
+      console.log(
+        `\n== 3b. Scale: the passages replicated ${copies}× (${big.length} passages; same vocabulary, ${copies}× postings; ${loadNote('scale')})`,
+      );
+      const b = measureBuild(() => buildIndex(big));
+      const stats = indexStats(b.value);
+      const lat = measureLatency(dq, (q) => search(b.value, q, { limit: 10 }), 2, 20000);
+      const plainIx = withRanking(b.value, PLAIN_BM25);
+      const latPlain = measureLatency(dq, (q) => search(plainIx, q, { limit: 10 }), 2, 20000);
+      out.scale = {
+        passages: big.length,
+        buildMs: b.buildMs,
+        retainedMB: b.retainedBytes / MB,
+        stats,
+        defaults: lat,
+        plain: latPlain,
+      };
+      const row = (name: string, l: typeof lat, build: string, memory: string): string[] => [
+        name,
+        build,
+        memory,
+        fms(l.p50Ms),
+        fms(l.p99Ms),
+        fms(l.meanMs),
+        `${Math.round(l.cpuShare * 100)}%`,
+        fms(l.cpuP50Ms),
+        fms(l.cpuP99Ms),
+      ];
+      console.log(
+        table(
+          [
+            'Frontdoor',
+            'build ms',
+            'memory MB',
+            'p50 ms',
+            'p99 ms',
+            'mean ms',
+            'cpu share',
+            'CPU p50',
+            'CPU p99',
+          ],
+          [
+            row('defaults', lat, fms(b.buildMs), (b.retainedBytes / MB).toFixed(1)),
+            row('plain BM25', latPlain, '', ''),
+          ],
+        ),
+      );
+      console.log(
+        `index: ${stats.terms} terms, ${stats.postings} postings, ${stats.tokens} forward-index words, ` +
+          `${(stats.typedArrayBytes / MB).toFixed(1)} MB in typed arrays`,
+      );
+    }
+
+    // ---- Part 3c: what one never-asked /ask costs, step by step.
+    console.log(
+      `\n== 3c. GET /ask per-request cost, never-asked questions, in-process (${loadNote('breakdown')})`,
+    );
+    const sample = await loadSite(path.join(repoRoot, 'content'));
+    const breakdowns = [
+      await measureAskBreakdown('sample site', sample.site, distinctQuestions(sample.site).slice(0, 3000)),
+      await measureAskBreakdown('docs corpus', corpus.site, distinctQuestions(corpus.site).slice(0, 3000)),
+    ];
+    out.askBreakdown = breakdowns;
+    console.log(
+      table(
+        ['µs per request', 'parse', 'rank', 'snippets', 'serialise', 'write', 'total', 'answer', 'questions'],
+        breakdowns.map((b) => [
+          b.site,
+          b.parseUs.toFixed(1),
+          b.rankUs.toFixed(1),
+          b.snippetsUs.toFixed(1),
+          b.serialiseUs.toFixed(1),
+          b.writeUs.toFixed(1),
+          b.totalUs.toFixed(1),
+          `${(b.answerBytes / 1024).toFixed(1)} KB`,
+          String(b.questions),
+        ]),
       ),
     );
     console.log(
-      `index: ${stats.terms} terms, ${stats.postings} postings, ${stats.tokens} forward-index words, ` +
-        `${(stats.typedArrayBytes / MB).toFixed(1)} MB in typed arrays`,
+      'rank: the index search the service asks for (3 × max_results); snippets: the rest of the answer (per-page cap, ' +
+        'snippets, names) = answerBody − rank − serialise; write: writeHead + end on a keep-alive socket. ' +
+        'Not counted: the framework or fast path, logging, GC outside these loops.',
     );
   }
 
-  // ---- Part 3c: what one never-asked /ask costs, step by step.
-  console.log(
-    `\n== 3c. GET /ask per-request cost, never-asked questions, in-process (${loadNote('breakdown')})`,
-  );
-  const sample = await loadSite(path.join(repoRoot, 'content'));
-  const breakdowns = [
-    await measureAskBreakdown('sample site', sample.site, distinctQuestions(sample.site).slice(0, 3000)),
-    await measureAskBreakdown('docs corpus', corpus.site, distinctQuestions(corpus.site).slice(0, 3000)),
-  ];
-  out.askBreakdown = breakdowns;
-  console.log(
-    table(
-      ['µs per request', 'parse', 'rank', 'snippets', 'serialise', 'write', 'total', 'answer', 'questions'],
-      breakdowns.map((b) => [
-        b.site,
-        b.parseUs.toFixed(1),
-        b.rankUs.toFixed(1),
-        b.snippetsUs.toFixed(1),
-        b.serialiseUs.toFixed(1),
-        b.writeUs.toFixed(1),
-        b.totalUs.toFixed(1),
-        `${(b.answerBytes / 1024).toFixed(1)} KB`,
-        String(b.questions),
-      ]),
-    ),
-  );
-  console.log(
-    'rank: the index search the service asks for (3 × max_results); snippets: the rest of the answer (per-page cap, ' +
-      'snippets, names) = answerBody − rank − serialise; write: writeHead + end on a keep-alive socket. ' +
-      'Not counted: the framework or fast path, logging, GC outside these loops.',
-  );
+  let pipeline: PipelineStartup | Error | null = null;
+  let server: ServerStartup | Error | null = null;
+  if (runsPart(4)) {
+    // ---- Part 4: start-up on the docs corpus, in fresh processes.
+    console.log(`\n== 4. Start-up on the docs corpus, each in a fresh process (${loadNote('startup')})`);
 
-  // ---- Part 4: start-up on the docs corpus, in fresh processes.
-  console.log(`\n== 4. Start-up on the docs corpus, each in a fresh process (${loadNote('startup')})`);
-  let pipeline: PipelineStartup | Error;
-  try {
-    pipeline = await measurePipelineStartup(corpusDir);
-    console.log(
-      `loadSite + createAskService (node --import tsx): ${pipeline.pages} pages, ${pipeline.passages} passages\n` +
-        table(
-          ['', 'ms'],
-          [
-            ['load (read, front matter, render Markdown, passages)', fms(pipeline.loadMs)],
-            ['index (createAskService: documents + search index)', fms(pipeline.indexMs)],
-            ['load + index', fms(pipeline.totalMs)],
-            ['(importing the modules first, with tsx transpiling)', fms(pipeline.importMs)],
-          ],
-        ),
-    );
-    console.log(
-      `memory: peak RSS ${pipeline.peakRssMB.toFixed(0)} MB; JS heap + ArrayBuffers right after indexing ` +
-        `${pipeline.heapAfterIndexMB.toFixed(0)} MB (heap committed ${pipeline.heapCommittedMB.toFixed(0)} MB); ` +
-        `retained after GC ${pipeline.retainedMB.toFixed(0)} MB (site + ask service)`,
-    );
-  } catch (error) {
-    pipeline = asError(error);
-    console.log(`pipeline start-up failed: ${pipeline.message}`);
-    process.exitCode = 1;
+    try {
+      pipeline = await measurePipelineStartup(corpusDir);
+      console.log(
+        `loadSite + createAskService (node --import tsx): ${pipeline.pages} pages, ${pipeline.passages} passages\n` +
+          table(
+            ['', 'ms'],
+            [
+              ['load (read, front matter, render Markdown, passages)', fms(pipeline.loadMs)],
+              ['index (createAskService: documents + search index)', fms(pipeline.indexMs)],
+              ['load + index', fms(pipeline.totalMs)],
+              ['(importing the modules first, with tsx transpiling)', fms(pipeline.importMs)],
+            ],
+          ),
+      );
+      console.log(
+        `memory: peak RSS ${pipeline.peakRssMB.toFixed(0)} MB; JS heap + ArrayBuffers right after indexing ` +
+          `${pipeline.heapAfterIndexMB.toFixed(0)} MB (heap committed ${pipeline.heapCommittedMB.toFixed(0)} MB); ` +
+          `retained after GC ${pipeline.retainedMB.toFixed(0)} MB (site + ask service)`,
+      );
+    } catch (error) {
+      pipeline = asError(error);
+      console.log(`pipeline start-up failed: ${pipeline.message}`);
+      process.exitCode = 1;
+    }
+
+    try {
+      server = await measureServerStartup(corpusDir);
+      const runRow = (name: string, r: ServerStartup['cold']) => [
+        name,
+        r.source,
+        fms(r.spawnToFirstAnswerMs),
+        fms(r.startupMs),
+        ...['readMs', 'buildMs', 'indexMs', 'appMs'].map((k) => fms(r.timings[k] ?? NaN)),
+        r.rssAfterStartMB.toFixed(0),
+        r.rssAfterQueriesMB.toFixed(0),
+        String(r.queries),
+      ];
+      console.log(
+        `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
+          `${server.pages} pages, PORT=0, LOG_LEVEL=info; ms, RSS in MB\n` +
+          table(
+            [
+              '',
+              'from',
+              'spawn→answer',
+              'startupMs',
+              'read',
+              'build',
+              'index',
+              'app',
+              'RSS start',
+              'RSS queries',
+              'questions',
+            ],
+            [runRow('cold', server.cold), runRow('warm', server.warm)],
+          ) +
+          `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms; RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
+          `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
+      );
+    } catch (error) {
+      server = asError(error);
+      console.log(`server start-up failed: ${server.message}`);
+      process.exitCode = 1;
+    }
+    out.startup = {
+      pipeline: pipeline instanceof Error ? { error: pipeline.message } : pipeline,
+      server: server instanceof Error ? { error: server.message } : server,
+    };
   }
-  let server: ServerStartup | Error;
-  try {
-    server = await measureServerStartup(corpusDir);
-    const runRow = (name: string, r: ServerStartup['cold']) => [
-      name,
-      r.source,
-      fms(r.spawnToFirstAnswerMs),
-      fms(r.startupMs),
-      ...['readMs', 'buildMs', 'indexMs', 'appMs'].map((k) => fms(r.timings[k] ?? NaN)),
-      r.rssAfterStartMB.toFixed(0),
-      r.rssAfterQueriesMB.toFixed(0),
-      String(r.queries),
-    ];
-    console.log(
-      `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
-        `${server.pages} pages, PORT=0, LOG_LEVEL=info; ms, RSS in MB\n` +
-        table(
-          [
-            '',
-            'from',
-            'spawn→answer',
-            'startupMs',
-            'read',
-            'build',
-            'index',
-            'app',
-            'RSS start',
-            'RSS queries',
-            'questions',
-          ],
-          [runRow('cold', server.cold), runRow('warm', server.warm)],
-        ) +
-        `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms; RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
-        `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
-    );
-  } catch (error) {
-    server = asError(error);
-    console.log(`server start-up failed: ${server.message}`);
-    process.exitCode = 1;
-  }
-  out.startup = {
-    pipeline: pipeline instanceof Error ? { error: pipeline.message } : pipeline,
-    server: server instanceof Error ? { error: server.message } : server,
-  };
 
   // ---- Part 5: HTTP.
   let http: HttpBenchResult | Error | null = null;
-  if (process.env.FRONTDOOR_BENCH_HTTP !== '0') {
+  if (runsPart(5) && process.env.FRONTDOOR_BENCH_HTTP !== '0') {
     const secondsPerLoad = Number(process.env.FRONTDOOR_BENCH_HTTP_SECONDS ?? 2);
     const rounds = Number(process.env.FRONTDOOR_BENCH_HTTP_ROUNDS ?? 5);
     console.log(
@@ -576,7 +614,7 @@ async function main(): Promise<void> {
 
   // ---- Part 6: typing.
   let typing: TypingBenchResult | Error | null = null;
-  if (process.env.FRONTDOOR_BENCH_TYPING !== '0') {
+  if (runsPart(6) && process.env.FRONTDOOR_BENCH_TYPING !== '0') {
     console.log(
       `\n== 6. Typing: titles typed in full, cut mid-word, with one typo, descriptions as questions (${loadNote('typing')})`,
     );
@@ -596,7 +634,7 @@ async function main(): Promise<void> {
 
   // ---- Summary.
   const targets = targetRows({
-    quality: quality.engines,
+    quality: quality && quality.engines,
     cranfieldSpeed: cranSpeed,
     docsSpeed: docSpeed,
     cranfieldHeadToHead: cranVsMini,
