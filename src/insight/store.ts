@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../config/index.js';
 import { openSqliteConnection, type SqliteConnection } from '../submissions/index.js';
 import type { ClientClass } from './classify.js';
@@ -275,7 +275,9 @@ export async function openPostgresInsightStore(
   const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
     throw new Error('PostgreSQL schema name must be lower-case letters, digits and underscores');
-  const pool = new pg.Pool({
+  // Loaded on first use, as the submission store does: a server on SQLite never needs pg.
+  const { default: postgres } = await import('pg');
+  const pool = new postgres.Pool({
     connectionString: url,
     max: 2,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,

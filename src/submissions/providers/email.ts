@@ -1,4 +1,5 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { isEmailAddress } from '../../contract/index.js';
 import { contactName, emailHtml, emailSubject, emailText } from '../message.js';
@@ -21,8 +22,11 @@ export interface EmailProviderOptions {
  * submission id, so a retried message is recognisable as the same one.
  */
 export function createEmailProvider(options: EmailProviderOptions): DeliveryProvider {
+  // Required here, not imported at start-up: only a server that sends e-mail loads nodemailer
+  // (~13 MB and ~0.2 s). A synchronous require keeps this function synchronous.
+  const mailer = createRequire(import.meta.url)('nodemailer') as typeof nodemailer;
   // nodemailer's defaults wait minutes; every phase is capped by the attempt budget.
-  const transport = nodemailer.createTransport({
+  const transport = mailer.createTransport({
     url: options.smtpUrl,
     connectionTimeout: options.attemptTimeoutMs,
     greetingTimeout: options.attemptTimeoutMs,
