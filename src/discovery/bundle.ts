@@ -5,7 +5,7 @@ import { API_CATALOG_MEDIA_TYPE, apiCatalogJson, ardJson, robotsTxt } from './ca
 import { developersPage, docsPage, standaloneHtml } from './html.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { buildModel, type DiscoveryInput, type DiscoveryModel, type HtmlPageParts } from './model.js';
-import { apiCatalogLinkHeader, DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
+import { apiCatalogLinkHeader, DISCOVERY_PATHS, SKILL_NAME, sitemapPartPath, skillPath } from './paths.js';
 import { skillMarkdown, skillsIndexJson } from './skill.js';
 import { buildSitemaps, SITEMAP_PROTOCOL_LIMITS } from './sitemap.js';
 
@@ -19,13 +19,26 @@ export interface ServedDocument {
   headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * Every discovery document of one site, each built on its first request and then kept: on a large
+ * site most are seldom or never asked for (llms-full.txt is the whole site's text, several MB),
+ * and building them all took about 1.5 s of a 7,500-page start-up.
+ */
 export interface DiscoveryBundle {
-  /** Every document by request path. */
-  documents: ReadonlyMap<string, ServedDocument>;
+  /** The path of every document, except the parts of a split sitemap (`/sitemaps/2.xml`, …). */
+  readonly paths: readonly string[];
+  /** The document at `path` (built now if it was not yet), or undefined when there is none. */
+  document(path: string): ServedDocument | undefined;
+  /** Every document by request path (builds those not built yet). */
+  readonly documents: ReadonlyMap<string, ServedDocument>;
   /** The OpenAPI document served at /openapi.json (parsed), for callers that read it. */
-  openApi: OpenApiDocument;
-  model: DiscoveryModel;
+  readonly openApi: OpenApiDocument;
+  /** What the documents derive from (built on first use). */
+  readonly model: DiscoveryModel;
 }
+
+/** Where the parts of a split sitemap live (`/sitemaps/1.xml`, …). */
+const SITEMAP_PARTS_PREFIX = sitemapPartPath(1).replace(/1\.xml$/, '');
 
 export const MEDIA_TYPES = {
   json: 'application/json; charset=utf-8',
@@ -39,42 +52,137 @@ export function strongEtag(body: Uint8Array): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;
 }
 
+/** The documents that are not sitemaps, in the order `documents` lists them. */
+const FIXED_PATHS: readonly string[] = [
+  DISCOVERY_PATHS.openApi,
+  DISCOVERY_PATHS.agentsMd,
+  DISCOVERY_PATHS.authMd,
+  DISCOVERY_PATHS.apiMd,
+  DISCOVERY_PATHS.llmsTxt,
+  DISCOVERY_PATHS.llmsFullTxt,
+  DISCOVERY_PATHS.robotsTxt,
+];
+const HTML_PATHS: readonly string[] = [DISCOVERY_PATHS.docs, DISCOVERY_PATHS.developers];
+const AGENT_PATHS: readonly string[] = [
+  skillPath(SKILL_NAME),
+  DISCOVERY_PATHS.skillsIndex,
+  DISCOVERY_PATHS.ard,
+  DISCOVERY_PATHS.aiCatalog,
+  DISCOVERY_PATHS.apiCatalog,
+];
+
 /**
- * Builds every discovery document from the contract, the site and the configuration. Called once
- * at start-up; the server then serves the cached bytes.
+ * The discovery documents of the contract, the site and the configuration, each built on its
+ * first request (see DiscoveryBundle); the server then serves the kept bytes. The same input gives
+ * the same bytes whenever a document is built.
  */
 export function buildDiscoveryBundle(input: DiscoveryInput): DiscoveryBundle {
-  const model = buildModel(input);
-  const documents = new Map<string, ServedDocument>();
-  const add = (path: string, contentType: string, text: string, headers: Record<string, string> = {}) => {
+  let model: DiscoveryModel | null = null;
+  const modelOf = (): DiscoveryModel => (model ??= buildModel(input));
+  const built = new Map<string, ServedDocument>();
+  const served = (path: string, contentType: string, text: string, headers: Record<string, string> = {}) => {
     const body = Buffer.from(text, 'utf8');
-    documents.set(path, { path, contentType, body, etag: strongEtag(body), headers });
+    const document: ServedDocument = { path, contentType, body, etag: strongEtag(body), headers };
+    built.set(path, document);
+    return document;
   };
-  const page = (parts: HtmlPageParts) =>
-    model.renderHtmlPage ? model.renderHtmlPage(parts) : standaloneHtml(model, parts);
-
-  add(DISCOVERY_PATHS.openApi, MEDIA_TYPES.json, `${JSON.stringify(model.openApi, null, 2)}\n`);
-  add(DISCOVERY_PATHS.agentsMd, MEDIA_TYPES.markdown, agentsMarkdown(model));
-  add(DISCOVERY_PATHS.authMd, MEDIA_TYPES.markdown, authMarkdown(model));
-  add(DISCOVERY_PATHS.apiMd, MEDIA_TYPES.markdown, apiMarkdown(model));
-  add(DISCOVERY_PATHS.llmsTxt, MEDIA_TYPES.text, llmsTxt(model));
-  add(DISCOVERY_PATHS.llmsFullTxt, MEDIA_TYPES.text, llmsFullTxt(model));
-  add(DISCOVERY_PATHS.robotsTxt, MEDIA_TYPES.text, robotsTxt(model));
-  const limits = { ...SITEMAP_PROTOCOL_LIMITS, ...input.sitemapLimits };
-  for (const [path, xml] of buildSitemaps(model, limits)) add(path, MEDIA_TYPES.xml, xml);
-  add(DISCOVERY_PATHS.docs, MEDIA_TYPES.html, page(docsPage(model)));
-  add(DISCOVERY_PATHS.developers, MEDIA_TYPES.html, page(developersPage(model)));
-
-  const skill = Buffer.from(skillMarkdown(model), 'utf8');
-  add(skillPath(SKILL_NAME), MEDIA_TYPES.markdown, skill.toString('utf8'));
-  add(DISCOVERY_PATHS.skillsIndex, MEDIA_TYPES.json, skillsIndexJson(model, skill));
-
-  const ard = ardJson(model);
-  add(DISCOVERY_PATHS.ard, MEDIA_TYPES.json, ard);
-  add(DISCOVERY_PATHS.aiCatalog, MEDIA_TYPES.json, ard);
-  add(DISCOVERY_PATHS.apiCatalog, API_CATALOG_MEDIA_TYPE, apiCatalogJson(model), {
-    link: apiCatalogLinkHeader(model.publicBaseUrl),
-  });
-
-  return { documents, openApi: model.openApi, model };
+  const page = (parts: HtmlPageParts) => {
+    const m = modelOf();
+    return m.renderHtmlPage ? m.renderHtmlPage(parts) : standaloneHtml(m, parts);
+  };
+  const skillText = () => skillMarkdown(modelOf());
+  const builders = new Map<string, () => ServedDocument>([
+    [
+      DISCOVERY_PATHS.openApi,
+      () =>
+        served(DISCOVERY_PATHS.openApi, MEDIA_TYPES.json, `${JSON.stringify(modelOf().openApi, null, 2)}\n`),
+    ],
+    [
+      DISCOVERY_PATHS.agentsMd,
+      () => served(DISCOVERY_PATHS.agentsMd, MEDIA_TYPES.markdown, agentsMarkdown(modelOf())),
+    ],
+    [
+      DISCOVERY_PATHS.authMd,
+      () => served(DISCOVERY_PATHS.authMd, MEDIA_TYPES.markdown, authMarkdown(modelOf())),
+    ],
+    [
+      DISCOVERY_PATHS.apiMd,
+      () => served(DISCOVERY_PATHS.apiMd, MEDIA_TYPES.markdown, apiMarkdown(modelOf())),
+    ],
+    [DISCOVERY_PATHS.llmsTxt, () => served(DISCOVERY_PATHS.llmsTxt, MEDIA_TYPES.text, llmsTxt(modelOf()))],
+    [
+      DISCOVERY_PATHS.llmsFullTxt,
+      () => served(DISCOVERY_PATHS.llmsFullTxt, MEDIA_TYPES.text, llmsFullTxt(modelOf())),
+    ],
+    [
+      DISCOVERY_PATHS.robotsTxt,
+      () => served(DISCOVERY_PATHS.robotsTxt, MEDIA_TYPES.text, robotsTxt(modelOf())),
+    ],
+    [DISCOVERY_PATHS.docs, () => served(DISCOVERY_PATHS.docs, MEDIA_TYPES.html, page(docsPage(modelOf())))],
+    [
+      DISCOVERY_PATHS.developers,
+      () => served(DISCOVERY_PATHS.developers, MEDIA_TYPES.html, page(developersPage(modelOf()))),
+    ],
+    [skillPath(SKILL_NAME), () => served(skillPath(SKILL_NAME), MEDIA_TYPES.markdown, skillText())],
+    [
+      DISCOVERY_PATHS.skillsIndex,
+      () =>
+        served(
+          DISCOVERY_PATHS.skillsIndex,
+          MEDIA_TYPES.json,
+          skillsIndexJson(modelOf(), Buffer.from(skillText(), 'utf8')),
+        ),
+    ],
+    [DISCOVERY_PATHS.ard, () => served(DISCOVERY_PATHS.ard, MEDIA_TYPES.json, ardJson(modelOf()))],
+    [
+      DISCOVERY_PATHS.aiCatalog,
+      () => served(DISCOVERY_PATHS.aiCatalog, MEDIA_TYPES.json, ardJson(modelOf())),
+    ],
+    [
+      DISCOVERY_PATHS.apiCatalog,
+      () =>
+        served(DISCOVERY_PATHS.apiCatalog, API_CATALOG_MEDIA_TYPE, apiCatalogJson(modelOf()), {
+          link: apiCatalogLinkHeader(modelOf().publicBaseUrl),
+        }),
+    ],
+  ]);
+  // The sitemap files are built together (an index and its parts, or one file).
+  let sitemapPaths: string[] | null = null;
+  const sitemaps = (): string[] => {
+    if (sitemapPaths === null) {
+      const limits = { ...SITEMAP_PROTOCOL_LIMITS, ...input.sitemapLimits };
+      const files = buildSitemaps(modelOf(), limits);
+      for (const [path, xml] of files) served(path, MEDIA_TYPES.xml, xml);
+      sitemapPaths = [...files.keys()];
+    }
+    return sitemapPaths;
+  };
+  const isSitemap = (path: string) =>
+    path === DISCOVERY_PATHS.sitemap || path.startsWith(SITEMAP_PARTS_PREFIX);
+  const document = (path: string): ServedDocument | undefined => {
+    const done = built.get(path);
+    if (done) return done;
+    if (isSitemap(path)) {
+      sitemaps();
+      return built.get(path);
+    }
+    return builders.get(path)?.();
+  };
+  return {
+    paths: [...FIXED_PATHS, DISCOVERY_PATHS.sitemap, ...HTML_PATHS, ...AGENT_PATHS],
+    document,
+    get documents() {
+      const all = new Map<string, ServedDocument>();
+      for (const path of FIXED_PATHS) all.set(path, document(path)!);
+      for (const path of sitemaps()) all.set(path, document(path)!);
+      for (const path of [...HTML_PATHS, ...AGENT_PATHS]) all.set(path, document(path)!);
+      return all;
+    },
+    get openApi() {
+      return modelOf().openApi;
+    },
+    get model() {
+      return modelOf();
+    },
+  };
 }

@@ -69,7 +69,7 @@ export function discoveryInputOf(context: Pick<AppContext, 'config' | 'site' | '
 }
 
 /**
- * Serves every discovery document from bytes built once per site, with a strong ETag, GET and
+ * Serves every discovery document from bytes built once per site (on its first request), with a strong ETag, GET and
  * HEAD, open CORS and a short public cache; adds the RFC 9727 `api-catalog` link to the home page.
  *
  * A content reload brings a new site: its documents are built before it is served (the server's
@@ -92,24 +92,30 @@ export async function registerDiscoveryRoutes(
     return built;
   };
   const current = () => bundleOf({ site: context.site, ask: context.ask });
-  context.content?.onPrepare((next) => void bundleOf(next));
+  // Each document is built on its first request; a new generation's model (the OpenAPI document,
+  // the example answer) is derived before it is served, so a failure there keeps the old site.
+  context.content?.onPrepare((next) => void bundleOf(next).model);
 
   const routeConfig = { errorShape: 'envelope' as const };
   const serveCurrent = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
-    const document = current().documents.get(path);
+    const document = current().document(path);
     if (!document) return sendError(request, reply, 404, endpointNotFoundBody(request.method, path));
     return send(request, reply, document);
   };
-  for (const path of current().documents.keys()) {
+  for (const path of current().paths) {
     app.get(path, { config: routeConfig }, serveCurrent);
     app.options(path, { config: routeConfig }, async (_request, reply) =>
       reply.code(204).headers(PREFLIGHT_HEADERS).send(),
     );
   }
   // A reload can add sitemap files (one per 50,000 URLs): their addresses are served from whichever site is current.
-  if (!app.hasRoute({ method: 'GET', url: SITEMAP_PART_ROUTE }))
+  if (!app.hasRoute({ method: 'GET', url: SITEMAP_PART_ROUTE })) {
     app.get(SITEMAP_PART_ROUTE, { config: routeConfig }, serveCurrent);
+    app.options(SITEMAP_PART_ROUTE, { config: routeConfig }, async (_request, reply) =>
+      reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+    );
+  }
 
   // An unknown skill is a 404 in the API's error envelope, whatever the client accepts.
   app.get(`${SKILLS_ROOT}:name/SKILL.md`, { config: routeConfig }, async (request, reply) =>
