@@ -3,12 +3,16 @@ export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './t
 export {
   buildSite,
   CONTENT_MODEL_VERSION,
+  filesToRebuild,
   loadSite,
   readContent,
+  rebuildSite,
   type ContentFiles,
   type LoadedSite,
   type LoadOptions,
+  type PreviousBuild,
 } from './loader.js';
+export type { FileBuild } from './parallel.js';
 export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
 export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';

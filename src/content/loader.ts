@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import type { LineProblem } from './front-matter.js';
 import { compareCodePoints } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
-import { buildPages } from './parallel.js';
+import { buildPages, type FileBuild } from './parallel.js';
 import { defaultSiteInfo, readSiteInfo, SITE_INFO_FILE } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
 import { decodeUtf8 } from './utf8.js';
@@ -34,11 +34,21 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 3;
+export const CONTENT_MODEL_VERSION = 4;
 
 export interface LoadedSite {
   site: Site;
   problems: ContentProblem[];
+  /** How each file was built, in file order: what rebuildSite reuses. */
+  files: FileBuild[];
+}
+
+/** A site as built before, for rebuildSite: its pages are reused where their file did not change. */
+export interface PreviousBuild {
+  site: Site;
+  files: readonly FileBuild[];
+  /** The `.md` paths the previous build saw (for link targets that appeared or disappeared). */
+  sourcePaths: readonly string[];
 }
 
 export interface LoadOptions {
@@ -67,9 +77,9 @@ export interface ContentFiles {
   /** Problems found while reading (unreadable files, misnamed files, …). */
   problems: ContentProblem[];
   /**
-   * SHA-256 (hex) of everything the Site is built from: each file's path, modification day and
-   * text, the site file, the read problems, the options and CONTENT_MODEL_VERSION. Same hash,
-   * same Site.
+   * SHA-256 (hex) of everything the Site is built from: each file's path and digest (its text and
+   * modification day), the site file, the read problems, the options and CONTENT_MODEL_VERSION.
+   * Same hash, same Site.
    */
   hash: string;
 }
@@ -111,8 +121,7 @@ export async function readContent(contentDir: string, options: LoadOptions = {})
   field(JSON.stringify(sourcePaths));
   for (const file of files) {
     field(file.sourcePath);
-    field(file.modifiedDay);
-    field(file.text);
+    field(file.digest);
   }
   field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
   field(JSON.stringify(problems));
@@ -121,17 +130,75 @@ export async function readContent(contentDir: string, options: LoadOptions = {})
 
 /** Builds the pages (in worker threads for a large folder) and the Site from what was read. */
 export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
+  if (!content.exists) return assembleSite(content, [], [], []);
+  const built = await buildPages(content.files, content.sourcePaths, options);
+  return assembleSite(content, built.pages, built.problems, built.files);
+}
+
+/**
+ * What rebuildSite would build again: the files whose digest changed, that are new, that had no
+ * page, or whose links point at a path that appeared or disappeared. Null when `previous` cannot
+ * be used at all (the folder is gone).
+ */
+export function filesToRebuild(content: ContentFiles, previous: PreviousBuild): SourceFile[] | null {
+  if (!content.exists) return null;
+  const before = new Map(previous.files.map((file) => [file.sourcePath, file]));
+  const wasSource = new Set(previous.sourcePaths);
+  const isSource = new Set(content.sourcePaths);
+  return content.files.filter((file) => {
+    const old = before.get(file.sourcePath);
+    if (old === undefined || old.digest !== file.digest || old.pageUrl === null) return true;
+    if (previous.site.byUrl.get(old.pageUrl)?.sourcePath !== file.sourcePath) return true;
+    return old.linkTargets.some((target) => wasSource.has(target) !== isSource.has(target));
+  });
+}
+
+/**
+ * The Site of `content`, building only the files filesToRebuild names and reusing the previous
+ * build's Page objects (shared, not copied: the two sites hold the same unchanged pages) for the
+ * rest. The result equals buildSite(content) for the same folder.
+ */
+export async function rebuildSite(
+  content: ContentFiles,
+  previous: PreviousBuild,
+  options: LoadOptions = {},
+): Promise<LoadedSite> {
+  const changed = filesToRebuild(content, previous);
+  if (changed === null) return buildSite(content, options);
+  const built = await buildPages(changed, content.sourcePaths, options);
+  const fresh = new Map(built.files.map((file) => [file.sourcePath, file]));
+  const freshPages = new Map(built.pages.map((page) => [page.sourcePath, page]));
+  const before = new Map(previous.files.map((file) => [file.sourcePath, file]));
+  const pages: Page[] = [];
+  const problems: ContentProblem[] = [];
+  const files: FileBuild[] = [];
+  // In file order, as buildSite has them, so duplicate URLs and problems resolve the same way.
+  for (const { sourcePath } of content.files) {
+    const rebuilt = fresh.get(sourcePath);
+    const file = rebuilt ?? before.get(sourcePath)!;
+    const page = rebuilt ? freshPages.get(sourcePath) : previous.site.byUrl.get(file.pageUrl!);
+    if (page) pages.push(page);
+    problems.push(...file.problems);
+    files.push(file);
+  }
+  return assembleSite(content, pages, problems, files);
+}
+
+/** The Site from built pages: duplicate URLs dropped, `_site.yaml` read, problems sorted. */
+function assembleSite(
+  content: ContentFiles,
+  builtPages: Page[],
+  pageProblems: ContentProblem[],
+  files: FileBuild[],
+): LoadedSite {
   const { root } = content;
-  const problems: ContentProblem[] = [...content.problems];
+  const problems: ContentProblem[] = [...content.problems, ...pageProblems];
   const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
   if (!content.exists) {
     const { info } = readSiteInfo(null, { name: basename(root), description: '' });
-    return { site: { info, pages: [], byUrl: new Map() }, problems };
+    return { site: { info, pages: [], byUrl: new Map() }, problems, files };
   }
-
-  const built = await buildPages(content.files, content.sourcePaths, options);
-  problems.push(...built.problems);
-  const pages = dropDuplicateUrls(built.pages, report);
+  const pages = dropDuplicateUrls(builtPages, report);
 
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   const home = byUrl.get('/');
@@ -143,7 +210,7 @@ export async function buildSite(content: ContentFiles, options: LoadOptions = {}
     info = siteInfo.info;
   }
   sortProblems(problems);
-  return { site: { info, pages, byUrl }, problems };
+  return { site: { info, pages, byUrl }, problems, files };
 }
 
 function sortProblems(problems: ContentProblem[]): void {
@@ -250,11 +317,10 @@ async function readAll(
       });
       continue;
     }
-    results.push({
-      sourcePath,
-      text: decoded.text.replace(/^\uFEFF/, ''),
-      modifiedDay: modified.toISOString().slice(0, 10),
-    });
+    const text = decoded.text.replace(/^\uFEFF/, '');
+    const modifiedDay = modified.toISOString().slice(0, 10);
+    const digest = createHash('sha256').update(`${modifiedDay}\n`).update(text).digest('hex');
+    results.push({ sourcePath, text, modifiedDay, digest });
   }
   return results;
 }

@@ -12,6 +12,8 @@ export interface SourceFile {
   text: string;
   /** The file's modification day (YYYY-MM-DD, UTC). */
   modifiedDay: string;
+  /** SHA-256 (hex) of the text and the modification day: equal digests, equal page. */
+  digest: string;
 }
 
 export interface PageOptions {
@@ -19,12 +21,17 @@ export interface PageOptions {
   reservedAnchors?: readonly string[];
 }
 
-/** One file → one page, or null when an error makes the page unusable. */
+/**
+ * One file → one page, or null when an error makes the page unusable. The source paths the page
+ * links to are added to `linkTargets` (whether they exist or not), so a rebuild can tell when a
+ * page's "leads nowhere" warnings would change.
+ */
 export function buildPage(
   file: SourceFile,
   sourceSet: ReadonlySet<string>,
   options: PageOptions,
   report: (problem: LineProblem) => void,
+  linkTargets: string[] = [],
 ): Page | null {
   const split = splitFrontMatter(file.text);
   for (const problem of split.problems) report(problem);
@@ -48,6 +55,7 @@ export function buildPage(
     });
     return null;
   }
+  for (const link of rendered.links) linkTargets.push(link.targetSourcePath);
   for (const link of rendered.links)
     if (!sourceSet.has(link.targetSourcePath))
       report({

@@ -18,6 +18,24 @@ export interface BuiltPages {
   /** In file order; files whose page had an error are missing. */
   pages: Page[];
   problems: ContentProblem[];
+  /** One per file, in file order. */
+  files: FileBuild[];
+}
+
+/**
+ * What building one file gave, kept beside the site so that a reload rebuilds only the files that
+ * changed: the page is reused when the digest is the same and every link target is still present
+ * (or still missing) as before.
+ */
+export interface FileBuild {
+  sourcePath: string;
+  digest: string;
+  /** The page's URL, or null when an error left the file without a page. */
+  pageUrl: string | null;
+  /** The problems building the file reported (not those of reading it). */
+  problems: ContentProblem[];
+  /** The source paths its links point to; empty for most pages. */
+  linkTargets: string[];
 }
 
 /** What a parse worker is sent, and answers. */
@@ -36,12 +54,23 @@ export function buildPagesHere(job: ParseJob): BuiltPages {
   const sourceSet = new Set(job.sourcePaths);
   const pages: Page[] = [];
   const problems: ContentProblem[] = [];
+  const files: FileBuild[] = [];
   for (const file of job.files) {
-    const report = (problem: LineProblem) => problems.push({ file: file.sourcePath, ...problem });
-    const page = buildPage(file, sourceSet, job.options, report);
+    const fileProblems: ContentProblem[] = [];
+    const report = (problem: LineProblem) => fileProblems.push({ file: file.sourcePath, ...problem });
+    const linkTargets: string[] = [];
+    const page = buildPage(file, sourceSet, job.options, report, linkTargets);
     if (page) pages.push(page);
+    problems.push(...fileProblems);
+    files.push({
+      sourcePath: file.sourcePath,
+      digest: file.digest,
+      pageUrl: page?.url ?? null,
+      problems: fileProblems,
+      linkTargets: [...new Set(linkTargets)],
+    });
   }
-  return { pages, problems };
+  return { pages, problems, files };
 }
 
 export async function buildPages(
@@ -61,6 +90,7 @@ export async function buildPages(
   return {
     pages: results.flatMap((result) => result.pages),
     problems: results.flatMap((result) => result.problems),
+    files: results.flatMap((result) => result.files),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Builds a content generation off the main thread (see buildGenerationInWorker): the pages (with
  * parse workers of its own), then the search index, then posts them back and writes the snapshot.
+ * For a reload that reused most pages, it is given the site and builds only the index.
  * The main thread keeps answering meanwhile, and the garbage of parsing and indexing lives and
  * dies in this thread's heap instead of growing the server's.
  */
@@ -9,28 +10,41 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../content/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { writeSnapshot } from '../snapshot/index.js';
-import type { GenerationJob, GenerationMessage } from './live-content.js';
+import type { ContentSnapshot, GenerationJob, GenerationMessage } from './live-content.js';
 
 const job = workerData as GenerationJob;
 const post = (message: GenerationMessage) => parentPort!.postMessage(message);
 
 try {
-  const built = await buildSite(job.content);
-  const ask = createAskService(built.site, job.publicBaseUrl);
-  const snapshot = {
-    info: built.site.info,
-    pages: built.site.pages,
-    problems: built.problems,
-    index: ask.index,
-  };
-  post({ kind: 'built', snapshot });
-  if (job.snapshotFile !== null) {
-    try {
-      post({ kind: 'saved', bytes: await writeSnapshot(job.snapshotFile, job.snapshotKey, snapshot) });
-    } catch (error) {
-      post({ kind: 'not-saved', message: (error as Error).message });
-    }
+  if (job.kind === 'site') {
+    const built = await buildSite(job.content);
+    const ask = createAskService(built.site, job.publicBaseUrl);
+    const snapshot: ContentSnapshot = {
+      info: built.site.info,
+      pages: built.site.pages,
+      problems: built.problems,
+      files: built.files,
+      index: ask.index,
+    };
+    post({ kind: 'built', snapshot });
+    await save(snapshot);
+  } else {
+    // A reload's rebuilt site: the caller has the pages; only the index goes back.
+    const { info, pages } = job.site;
+    const site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
+    const index = createAskService(site, job.publicBaseUrl).index;
+    post({ kind: 'indexed', index });
+    await save({ ...job.site, index });
   }
 } catch (error) {
   post({ kind: 'failed', message: (error as Error).stack ?? String(error) });
+}
+
+async function save(snapshot: ContentSnapshot): Promise<void> {
+  if (job.snapshotFile === null) return;
+  try {
+    post({ kind: 'saved', bytes: await writeSnapshot(job.snapshotFile, job.snapshotKey, snapshot) });
+  } catch (error) {
+    post({ kind: 'not-saved', message: (error as Error).message });
+  }
 }

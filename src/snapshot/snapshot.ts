@@ -12,7 +12,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DefaultDeserializer, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
@@ -38,24 +38,51 @@ export type SnapshotRead<T> =
   | { ok: false; reason: 'missing' | 'stale' | 'corrupt'; detail: string };
 
 export async function readSnapshot<T>(file: string, key: SnapshotKey): Promise<SnapshotRead<T>> {
-  let bytes: Buffer;
+  let handle: FileHandle;
   try {
-    bytes = await readFile(file);
+    handle = await open(file, 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no snapshot yet' };
     return { ok: false, reason: 'corrupt', detail: `the snapshot cannot be read (${code ?? String(error)})` };
   }
+  try {
+    return await readOpenSnapshot<T>(handle, key);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, reason: 'corrupt', detail: `the snapshot cannot be read (${code ?? String(error)})` };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The header is read and compared first: a stale snapshot (the usual case on a reload, whose
+ * content just changed) costs a few hundred bytes of reading, not the whole file.
+ */
+async function readOpenSnapshot<T>(handle: FileHandle, key: SnapshotKey): Promise<SnapshotRead<T>> {
   const corrupt = (detail: string) => ({ ok: false, reason: 'corrupt', detail }) as const;
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+  const fileBytes = (await handle.stat()).size;
+  const readAt = async (position: number, length: number): Promise<Buffer> => {
+    const buffer = Buffer.allocUnsafe(length);
+    let filled = 0;
+    while (filled < length) {
+      const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  };
+  const start = await readAt(0, MAGIC.length + 4);
+  if (start.length < MAGIC.length + 4 || !start.subarray(0, MAGIC.length).equals(MAGIC))
     return corrupt('not a snapshot file (wrong start)');
-  const headerBytes = bytes.readUInt32BE(MAGIC.length);
+  const headerBytes = start.readUInt32BE(MAGIC.length);
   const headerStart = MAGIC.length + 4;
-  if (headerBytes > MAX_HEADER_BYTES || headerStart + headerBytes > bytes.length)
+  if (headerBytes > MAX_HEADER_BYTES || headerStart + headerBytes > fileBytes)
     return corrupt('the header is cut short or too long');
   let header: Header;
   try {
-    header = JSON.parse(bytes.toString('utf8', headerStart, headerStart + headerBytes)) as Header;
+    header = JSON.parse((await readAt(headerStart, headerBytes)).toString('utf8')) as Header;
   } catch {
     return corrupt('the header is not valid JSON');
   }
@@ -67,14 +94,19 @@ export async function readSnapshot<T>(file: string, key: SnapshotKey): Promise<S
     };
   const changed = keyDifference(header.key ?? {}, key);
   if (changed !== null) return { ok: false, reason: 'stale', detail: changed };
-  const payload = bytes.subarray(headerStart + headerBytes);
+  const payloadStart = headerStart + headerBytes;
+  if (fileBytes - payloadStart !== header.payloadBytes)
+    return corrupt(
+      `the payload has ${fileBytes - payloadStart} bytes, the header says ${header.payloadBytes} (truncated?)`,
+    );
+  const payload = await readAt(payloadStart, header.payloadBytes);
   if (payload.length !== header.payloadBytes)
     return corrupt(
       `the payload has ${payload.length} bytes, the header says ${header.payloadBytes} (truncated?)`,
     );
   if (crc32(payload) !== header.crc32) return corrupt('the payload checksum does not match');
   try {
-    return { ok: true, value: deserializeCopying(payload) as T, bytes: bytes.length };
+    return { ok: true, value: deserializeCopying(payload) as T, bytes: fileBytes };
   } catch (error) {
     return corrupt(`the payload cannot be deserialised (${(error as Error).message})`);
   }

@@ -41,7 +41,9 @@ function setup() {
     { write: (line: string) => records.push(JSON.parse(line) as Logged) },
   );
   const config = { contentDir, dataDir, publicBaseUrl: 'https://www.example.test' };
-  const load = async (options: { buildInWorker?: boolean } = {}): Promise<LoadedContent> => {
+  const load = async (
+    options: { buildInWorker?: boolean; previous?: LoadedContent['build'] } = {},
+  ): Promise<LoadedContent> => {
     const loaded = (await loadContent(config, logger, options))!;
     await loaded.saveSnapshot();
     return loaded;
@@ -141,5 +143,45 @@ describe('content snapshot in DATA_DIR', () => {
     const reused = await load({ buildInWorker: true });
     expect(reused.source).toBe('snapshot');
     expect(answers(reused)).toEqual(answers(here));
+  });
+
+  it('after a change, parses only the changed file, indexes in a worker and equals a full build', async () => {
+    const { load, contentDir, records } = setup();
+    const first = await load({ buildInWorker: true });
+    writeFileSync(
+      join(contentDir, 'docs/mirror.md'),
+      '# Mirror care\n\nPolish with a soft cloth and vinegar.\n',
+    );
+    const rebuilt = await load({ buildInWorker: true, previous: first.build });
+    expect(rebuilt.source).toBe('built');
+    expect(rebuilt.filesParsed).toBe(1);
+    // The unchanged pages are the ones already serving, not copies.
+    expect(rebuilt.generation.site.byUrl.get('/docs/kettle')).toBe(
+      first.generation.site.byUrl.get('/docs/kettle'),
+    );
+
+    const full = setup();
+    writeFileSync(
+      join(full.contentDir, 'docs/mirror.md'),
+      '# Mirror care\n\nPolish with a soft cloth and vinegar.\n',
+    );
+    const fullBuild = await full.load({ buildInWorker: false });
+    expect(rebuilt.generation.site).toEqual(fullBuild.generation.site);
+    expect(rebuilt.problems).toEqual(fullBuild.problems);
+    expect(rebuilt.generation.ask.index).toEqual(fullBuild.generation.ask.index);
+    expect(answers(rebuilt)).toEqual(answers(fullBuild));
+
+    // The worker wrote the snapshot of the rebuilt site: the next start uses it.
+    expect(records.filter((r) => r.msg === 'content snapshot saved')).toHaveLength(2);
+    const restarted = await load();
+    expect(restarted.source).toBe('snapshot');
+    expect(answers(restarted)).toEqual(answers(fullBuild));
+    // … and its reload reuses pages too (the snapshot keeps how each file was built).
+    writeFileSync(join(contentDir, 'index.md'), '---\ntitle: Home\n---\n\nWelcome, kettle fans.\n');
+    const again = await load({ previous: restarted.build });
+    expect(again.filesParsed).toBe(1);
+    expect(again.generation.site.byUrl.get('/docs/mirror')).toBe(
+      restarted.generation.site.byUrl.get('/docs/mirror'),
+    );
   });
 });

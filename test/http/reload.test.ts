@@ -73,7 +73,7 @@ async function eventually(probe: () => Promise<boolean>, what: string): Promise<
 
 describe('content reload', () => {
   it('swaps site, search and discovery documents at once under load, with no failed request', async () => {
-    const { server, contentDir } = await serve('off');
+    const { server, contentDir, records } = await serve('off');
     const oldAnswer = await askKettle(server);
     expect(oldAnswer).toContain('Solar kettle');
 
@@ -121,6 +121,8 @@ describe('content reload', () => {
     const outcome = await server.reload('test');
     reloadedAt = performance.now();
     expect(outcome).toMatchObject({ status: 'swapped', generation: 2, pages: 4 });
+    // Only the changed and the added page were parsed again; the others are the pages serving before.
+    expect(records.find((r) => r.msg === 'content reloaded')).toMatchObject({ filesParsed: 2 });
     await new Promise((resolve) => setTimeout(resolve, 150));
     stop = true;
     await Promise.all(clients);
