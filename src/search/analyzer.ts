@@ -148,11 +148,16 @@ export function foldWord(word: string): string {
 const STEM_CACHE = new Map<string, string>();
 const STEM_CACHE_LIMIT = 200_000;
 
-/** Stem a folded word: ASCII-letter words through Porter2, anything else unchanged. */
+/**
+ * Stem a folded word: ASCII-letter words through Porter2, anything else unchanged. Only stemmed
+ * words are cached: numbers and other words come back as they are, and caching them filled the
+ * cache (and ~10 MB of a server's memory) with every number ever asked.
+ */
 export function stemWord(folded: string): string {
+  if (!ASCII_LETTERS_RE.test(folded)) return folded;
   const cached = STEM_CACHE.get(folded);
   if (cached !== undefined) return cached;
-  const term = ASCII_LETTERS_RE.test(folded) ? stemEnglish(folded) : folded;
+  const term = stemEnglish(folded);
   if (STEM_CACHE.size >= STEM_CACHE_LIMIT) STEM_CACHE.clear();
   STEM_CACHE.set(folded, term);
   return term;
