@@ -247,10 +247,12 @@ export function targetRows(input: SummaryInput): TargetRow[] {
         note: `spawn to first /ask answer (${server.runner}); logged startupMs ${seconds(cold.startupMs)}: ${breakdown(cold)}`,
       },
       {
-        target: 'Docs corpus warm start (snapshot): ≤ 1 s',
-        measured: seconds(warm.startupMs),
-        pass: warm.startupMs <= 1000,
-        note: `logged startupMs: ${breakdown(warm)}; ${seconds(warm.spawnToFirstAnswerMs)} from spawn to first answer (Node and module loading included)`,
+        // Counted as a user sees it: from spawning the process (Node and module loading included)
+        // to the first answer, like the cold start above.
+        target: 'Docs corpus warm start (snapshot): first answer ≤ 1 s',
+        measured: seconds(warm.spawnToFirstAnswerMs),
+        pass: warm.spawnToFirstAnswerMs <= 1000,
+        note: `spawn to first /ask answer (${server.runner}); logged startupMs ${seconds(warm.startupMs)}: ${breakdown(warm)}`,
       },
       {
         target: 'Docs corpus RSS ≤ 200 MB after start-up (cold / warm)',
@@ -265,10 +267,16 @@ export function targetRows(input: SummaryInput): TargetRow[] {
         note: `${thousands(cold.queries)} / ${thousands(warm.queries)} never-asked questions in ${seconds(cold.queryMs)} / ${seconds(warm.queryMs)}`,
       },
       {
+        target: 'Docs corpus reload (one page changed, SIGHUP): searchable within 2 s',
+        measured: seconds(reload.ms),
+        pass: reload.ms <= 2000,
+        note: 'logged by the server from SIGHUP to the swap: read the folder, parse the changed files, index in a worker',
+      },
+      {
         target: 'Docs corpus reload (one page changed, SIGHUP): memory returns to its level',
         measured: `${reload.rssAfterMB.toFixed(0)} MB, ${reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
         pass: reload.rssAfterQueriesMB <= Math.max(200, warm.rssAfterQueriesMB * 1.1),
-        note: `reload ${seconds(reload.ms)} (read, parse + index in a worker, swap); before it ${warm.rssAfterQueriesMB.toFixed(0)} MB`,
+        note: `before it ${warm.rssAfterQueriesMB.toFixed(0)} MB`,
       },
     );
   }
@@ -284,7 +292,12 @@ export function targetRows(input: SummaryInput): TargetRow[] {
   ];
   if (http === null) {
     for (const target of ratioTargets)
-      rows.push({ target, measured: 'skipped', pass: null, note: 'FRONTDOOR_BENCH_HTTP=0' });
+      rows.push({
+        target,
+        measured: 'skipped',
+        pass: null,
+        note: 'FRONTDOOR_BENCH_HTTP=0 or FRONTDOOR_BENCH_ONLY',
+      });
   } else if (http instanceof Error) {
     for (const target of ratioTargets)
       rows.push({ target, measured: 'error', pass: false, note: http.message });
@@ -351,7 +364,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       target: 'Typing benchmark',
       measured: 'skipped',
       pass: null,
-      note: 'FRONTDOOR_BENCH_TYPING=0',
+      note: 'FRONTDOOR_BENCH_TYPING=0 or FRONTDOOR_BENCH_ONLY',
     });
   else if (typing instanceof Error)
     rows.push({ target: 'Typing benchmark', measured: 'error', pass: false, note: typing.message });
