@@ -14,6 +14,8 @@ export interface ServerEntry {
   runner: 'dist' | 'tsx';
   /** Arguments after the node executable. */
   args: string[];
+  /** Environment `npm start` sets before `node` (glibc malloc settings). */
+  env: Record<string, string>;
   /** Why this runner (e.g. the first source file newer than its build). */
   reason: string;
 }
@@ -23,20 +25,45 @@ export interface ServerEntry {
  * benchmark runs the server as npm start does (the V8 heap options change its memory).
  */
 export function startNodeOptions(): string[] {
+  // FRONTDOOR_BENCH_NODE_OPTIONS replaces them, to compare settings ('' for Node's defaults).
+  const override = process.env.FRONTDOOR_BENCH_NODE_OPTIONS;
+  if (override !== undefined) return override.split(/\s+/).filter((word) => word !== '');
+  const words = startScriptWords();
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/cli/main.js'));
+}
+
+/** The `NAME=value` words before `node` in `npm start`: the benchmark's server gets them too. */
+export function startEnvironment(): Record<string, string> {
+  const words = startScriptWords();
+  return Object.fromEntries(
+    words.slice(0, words.indexOf('node')).map((word) => {
+      const equals = word.indexOf('=');
+      return [word.slice(0, equals), word.slice(equals + 1)];
+    }),
+  );
+}
+
+function startScriptWords(): string[] {
   const packageJson = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const words = packageJson.scripts.start!.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/cli/main.js'));
+  return packageJson.scripts.start!.split(/\s+/);
 }
 
 /** FRONTDOOR_BENCH_SERVER=dist|tsx forces a runner. */
 export function serverEntry(): ServerEntry {
   const options = startNodeOptions();
-  const dist: ServerEntry = { runner: 'dist', args: [...options, 'dist/cli/main.js', 'serve'], reason: '' };
+  const env = startEnvironment();
+  const dist: ServerEntry = {
+    runner: 'dist',
+    args: [...options, 'dist/cli/main.js', 'serve'],
+    env,
+    reason: '',
+  };
   const tsx: ServerEntry = {
     runner: 'tsx',
     args: [...options, '--import', 'tsx', 'src/cli/main.ts', 'serve'],
+    env,
     reason: '',
   };
   const forced = process.env.FRONTDOOR_BENCH_SERVER;
@@ -83,7 +110,7 @@ export function spawnServer(
       : pinned(options.core, process.execPath, entry.args);
   return spawn(command, args, {
     cwd: repoRoot,
-    env: { ...process.env, ...BENCH_LIMITS, ...env },
+    env: { ...process.env, ...entry.env, ...BENCH_LIMITS, ...env },
     stdio: ['ignore', options.stdout, 'inherit'],
   });
 }

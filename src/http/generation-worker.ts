@@ -8,7 +8,8 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../content/index.js';
-import { createAskService } from '../nlweb/index.js';
+import { createAskService, passageDocument } from '../nlweb/index.js';
+import { buildIndex } from '../search/index.js';
 import { writeSnapshot } from '../snapshot/index.js';
 import type { ContentSnapshot, GenerationJob, GenerationMessage } from './live-content.js';
 
@@ -29,10 +30,12 @@ try {
     post({ kind: 'built', snapshot });
     await save(snapshot);
   } else {
-    // A reload's rebuilt site: the caller has the pages; only the index goes back.
-    const { info, pages } = job.site;
-    const site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
-    const index = createAskService(site, job.publicBaseUrl).index;
+    // A reload's rebuilt site: the caller has the pages; only the index goes back. It is built
+    // from the same documents createAskService indexes, without the rest of an ask service.
+    const { pages } = job.site;
+    const index = buildIndex(
+      pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))),
+    );
     post({ kind: 'indexed', index });
     await save({ ...job.site, index });
   }

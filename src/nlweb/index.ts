@@ -6,6 +6,7 @@ export {
   createAskService,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
+  passageDocument,
   PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
 export type {
