@@ -1,4 +1,5 @@
-import MarkdownIt from 'markdown-it';
+import type { default as MarkdownItConstructor, MarkdownIt } from 'markdown-it';
+import { createRequire } from 'node:module';
 import { ERROR_CODES, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
 import { encodePagePath, escapeHtml } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
@@ -13,12 +14,22 @@ import { COMPANION_DOCUMENTS, discoveryLinkTags, DISCOVERY_PATHS } from './paths
  * rendered server-side from the OpenAPI document: no script, no CDN).
  */
 
-// Raw HTML in descriptions is escaped (html: false), as everywhere on the site.
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
+// Raw HTML in descriptions is escaped (html: false), as everywhere on the site. Loaded with the
+// first of these pages (they are built on their first request), not at start-up.
+let loadedMarkdown: MarkdownIt | null = null;
+const markdown = (): MarkdownIt =>
+  (loadedMarkdown ??= new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor)({
+    html: false,
+    linkify: false,
+    typographer: false,
+  }));
 
-const inline = (text: string) => markdown.renderInline(text);
+const inline = (text: string) => markdown().renderInline(text);
 /** markdown-it writes a style attribute for aligned table cells, which the site's CSP forbids. */
-const block = (text: string) => markdown.render(text).replace(/ style="text-align:[a-z]+"/g, '');
+const block = (text: string) =>
+  markdown()
+    .render(text)
+    .replace(/ style="text-align:[a-z]+"/g, '');
 
 function htmlTable(
   headers: readonly string[],
