@@ -149,7 +149,7 @@ export function filesToRebuild(content: ContentFiles, previous: PreviousBuild): 
     const old = before.get(file.sourcePath);
     if (old === undefined || old.digest !== file.digest || old.pageUrl === null) return true;
     if (previous.site.byUrl.get(old.pageUrl)?.sourcePath !== file.sourcePath) return true;
-    return old.linkTargets.some((target) => wasSource.has(target) !== isSource.has(target));
+    return (old.linkTargets ?? []).some((target) => wasSource.has(target) !== isSource.has(target));
   });
 }
 
@@ -178,7 +178,7 @@ export async function rebuildSite(
     const file = rebuilt ?? before.get(sourcePath)!;
     const page = rebuilt ? freshPages.get(sourcePath) : previous.site.byUrl.get(file.pageUrl!);
     if (page) pages.push(page);
-    problems.push(...file.problems);
+    if (file.problems) problems.push(...file.problems);
     files.push(file);
   }
   return assembleSite(content, pages, problems, files);

@@ -32,10 +32,10 @@ export interface FileBuild {
   digest: string;
   /** The page's URL, or null when an error left the file without a page. */
   pageUrl: string | null;
-  /** The problems building the file reported (not those of reading it). */
-  problems: ContentProblem[];
-  /** The source paths its links point to; empty for most pages. */
-  linkTargets: string[];
+  /** The problems building the file reported (not those of reading it); absent when none. */
+  problems?: ContentProblem[];
+  /** The source paths its links point to; absent when none (most pages). */
+  linkTargets?: string[];
 }
 
 /** What a parse worker is sent, and answers. */
@@ -62,12 +62,14 @@ export function buildPagesHere(job: ParseJob): BuiltPages {
     const page = buildPage(file, sourceSet, job.options, report, linkTargets);
     if (page) pages.push(page);
     problems.push(...fileProblems);
+    // Kept for every file of the site (and in the snapshot): empty lists are left out (0.7 MB of
+    // the 2.5 MB these records took for 7,544 files).
     files.push({
       sourcePath: file.sourcePath,
       digest: file.digest,
       pageUrl: page?.url ?? null,
-      problems: fileProblems,
-      linkTargets: [...new Set(linkTargets)],
+      ...(fileProblems.length > 0 ? { problems: fileProblems } : {}),
+      ...(linkTargets.length > 0 ? { linkTargets: [...new Set(linkTargets)] } : {}),
     });
   }
   return { pages, problems, files };

@@ -153,7 +153,7 @@ export async function loadContent(
   if (stored.ok) {
     const { info, pages, problems, index } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
-    const build = { site, files: stored.value.files, sourcePaths: files.sourcePaths };
+    const build = { site, files: shareStrings(stored.value.files, site), sourcePaths: files.sourcePaths };
     const restored = performance.now();
     const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index });
     const done = performance.now();
@@ -275,7 +275,7 @@ export async function loadContent(
       source: 'built',
       snapshotRejected: stored.detail,
       filesParsed: files.files.length,
-      build: { site, files: snapshot.files, sourcePaths: files.sourcePaths },
+      build: { site, files: shareStrings(snapshot.files, site), sourcePaths: files.sourcePaths },
       // The worker parses and indexes; buildMs is all of it, up to the main thread's copy.
       timings: {
         readMs,
@@ -310,6 +310,21 @@ export async function loadContent(
         index: ask.index,
       }).then(logSaved)),
   };
+}
+
+/**
+ * A snapshot or a worker's message gives every string its own copy: the file records are pointed
+ * at their page's path and URL instead (~0.8 MB less for 7,544 pages).
+ */
+function shareStrings(files: FileBuild[], site: Site): FileBuild[] {
+  for (const file of files) {
+    const page = file.pageUrl === null ? undefined : site.byUrl.get(file.pageUrl);
+    if (page !== undefined && page.sourcePath === file.sourcePath) {
+      file.sourcePath = page.sourcePath;
+      file.pageUrl = page.url;
+    }
+  }
+  return files;
 }
 
 /** Writes the snapshot from this thread; never throws (the server works without one). */
