@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { markdownOf, type Page, type Site } from '../content/index.js';
-import { renderBuiltInDemoPage, renderContentPage, type SiteView } from './pages.js';
+import { FORMS } from './forms.js';
+import { renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
 import { DEFAULT_DEMO_PATH, demoPathOf, markdownPathOf } from './paths.js';
 
 /** One representation of a page, rendered once: bytes, type and a strong ETag of the bytes. */
@@ -55,7 +56,9 @@ class LazyPage implements RenderedPage {
 
   get html(): Representation {
     this.#html ??= representation(
-      this.page ? renderContentPage(this.view, this.page) : renderBuiltInDemoPage(this.view),
+      this.page
+        ? renderContentPage(this.view, this.page)
+        : renderFormFallbackPage(this.view, FORMS.demo, this.path),
       HTML_TYPE,
     );
     return this.#html;

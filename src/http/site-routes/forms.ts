@@ -7,32 +7,69 @@ import {
   SUBMISSION_RETRY_AFTER_SECONDS,
   SuggestionRequestSchema,
   type FieldProblem,
-  type LeadRequest,
-  type SuggestionRequest,
+  type SuggestionCompanyType,
 } from '../../contract/index.js';
 import { encodePagePath, type Page } from '../../content/index.js';
 import {
-  demoPathOf,
-  FORM_ACTIONS,
-  FORM_ANCHORS,
-  renderBuiltInDemoPage,
+  FORMS,
   renderConfirmationPage,
   renderContentPage,
   renderErrorPage,
-  renderStandaloneFormPage,
+  renderFormFallbackPage,
+  type FormDescriptor,
   type FormKind,
   type FormState,
 } from '../../site/index.js';
-import { describeError, quarantineReasonOf, type SubmissionMeta } from '../../submissions/index.js';
+import {
+  describeError,
+  quarantineReasonOf,
+  type SubmissionMeta,
+  type SubmissionService,
+} from '../../submissions/index.js';
 import { clientAddress } from '../client-address.js';
 import { crossSiteProblem } from '../cross-site.js';
 import { limitSubmission } from '../rate-limit.js';
 import { queryParam, sendHtml, type SiteRoutesContext } from './replies.js';
 
-const validateLead = createValidator(LeadRequestSchema);
+const validateDemoRequest = createValidator(LeadRequestSchema);
 const validateSuggestion = createValidator(SuggestionRequestSchema);
-/** The contract's bound on a suggestion's text (a pre-filled form never shows more). */
-const SUGGESTION_TEXT_MAX_LENGTH = SuggestionRequestSchema.properties.suggestion.maxLength ?? 1000;
+
+/** A form's body checked against its API operation's schema; when valid, how to store it. */
+type CheckedSubmission =
+  | { ok: false; problems: FieldProblem[] }
+  | { ok: true; accept(meta: SubmissionMeta): Promise<{ provider: string }> };
+
+/**
+ * What the server does with each form's post: the same validation, rate limit and service call
+ * as its API operation (the limit and the service keep the contract's word for a demo request).
+ */
+const OPERATIONS: Record<
+  FormKind,
+  { limit: 'leads' | 'suggestions'; check(service: SubmissionService, body: unknown): CheckedSubmission }
+> = {
+  demo: {
+    limit: 'leads',
+    check(service, body) {
+      const result = validateDemoRequest(body);
+      return result.ok ? { ok: true, accept: (meta) => service.acceptLead(result.value, meta) } : result;
+    },
+  },
+  suggestion: {
+    limit: 'suggestions',
+    check(service, body) {
+      const result = validateSuggestion(body);
+      return result.ok
+        ? { ok: true, accept: (meta) => service.acceptSuggestion(result.value, meta) }
+        : result;
+    },
+  },
+};
+
+/** The longest value a link may fill into a form's field: the contract's bound on it. */
+function prefillMaxLength(form: FormDescriptor, field: string): number {
+  const maxLength = form.schema.properties[field]?.maxLength;
+  return typeof maxLength === 'number' ? maxLength : Infinity;
+}
 
 /** The string values of a submitted form, for showing them again next to the problems. */
 function formValues(body: unknown): Record<string, string> {
@@ -76,39 +113,36 @@ function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMet
  */
 export function registerFormRoutes(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
   /** The page a form is re-rendered on: the page it was sent from when that page carries it. */
-  const formPageFor = (kind: FormKind, values: Record<string, string>): Page | null => {
+  const formPageFor = (form: FormDescriptor, values: Record<string, string>): Page | null => {
     const from = values.sourcePage ? context.site.byUrl.get(values.sourcePage) : undefined;
-    if (from?.form === kind) return from;
-    if (kind === 'demo') return context.site.pages.find((page) => page.form === 'demo') ?? null;
-    const audiencePage =
-      values.companyType === 'cro' || values.companyType === 'research-site'
-        ? context.site.byUrl.get(SOLUTION_PAGE_BY_COMPANY_TYPE[values.companyType])
-        : undefined;
-    if (audiencePage?.form === 'suggestion') return audiencePage;
-    return context.site.pages.find((page) => page.form === 'suggestion') ?? null;
+    if (from?.form === form.kind) return from;
+    if (form.followsAudience) {
+      const companyType = values.companyType as SuggestionCompanyType | undefined;
+      const audiencePath =
+        companyType !== undefined && Object.hasOwn(SOLUTION_PAGE_BY_COMPANY_TYPE, companyType)
+          ? SOLUTION_PAGE_BY_COMPANY_TYPE[companyType]
+          : undefined;
+      const audiencePage = audiencePath ? context.site.byUrl.get(audiencePath) : undefined;
+      if (audiencePage?.form === form.kind) return audiencePage;
+    }
+    return context.site.pages.find((page) => page.form === form.kind) ?? null;
   };
 
-  const renderFormPage = (kind: FormKind, state: FormState): string => {
-    const page = formPageFor(kind, { ...state.values });
+  const renderFormPage = (form: FormDescriptor, state: FormState): string => {
+    const page = formPageFor(form, { ...state.values });
     if (page) return renderContentPage(view(), page, state);
-    if (kind === 'demo') return renderBuiltInDemoPage(view(), state);
-    return renderStandaloneFormPage(view(), kind, FORM_ACTIONS[kind], state);
+    return renderFormFallbackPage(view(), form, form.action, state);
   };
 
-  const handleForm = async <T>(
-    kind: FormKind,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    validate: (body: unknown) => { ok: true; value: T } | { ok: false; problems: FieldProblem[] },
-    accept: (value: T, meta: SubmissionMeta) => Promise<{ provider: string }>,
-  ) => {
+  const handleForm = async (form: FormDescriptor, request: FastifyRequest, reply: FastifyReply) => {
+    const operation = OPERATIONS[form.kind];
     const values = formValues(request.body);
     const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
     if (crossSite)
       return sendHtml(
         reply,
         403,
-        renderErrorPage(view(), FORM_ACTIONS[kind], 403, {
+        renderErrorPage(view(), form.action, 403, {
           ok: false,
           error: 'Forbidden',
           code: 'VALIDATION_ERROR',
@@ -117,15 +151,16 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
         }),
       );
     const trap = withoutHoneypot(request.body);
-    const result = validate(trap.body);
-    if (!result.ok) return sendHtml(reply, 400, renderFormPage(kind, { values, problems: result.problems }));
+    const checked = operation.check(context.submissions, trap.body);
+    if (!checked.ok)
+      return sendHtml(reply, 400, renderFormPage(form, { values, problems: checked.problems }));
     // The same per-client limit as the API operation: the HTML form is no way around it.
-    const refused = await limitSubmission(context, request, reply, kind === 'demo' ? 'leads' : 'suggestions');
+    const refused = await limitSubmission(context, request, reply, operation.limit);
     if (refused)
       return sendHtml(
         reply,
         429,
-        renderFormPage(kind, {
+        renderFormPage(form, {
           values,
           problems: [],
           formError: `${refused.body.message} ${refused.body.resolution}`,
@@ -133,7 +168,7 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
       );
     let provider: string;
     try {
-      ({ provider } = await accept(result.value, metaOf(request, trap.honeypotFilled)));
+      ({ provider } = await checked.accept(metaOf(request, trap.honeypotFilled)));
     } catch (error) {
       request.log.error(describeError(error), 'form submission not stored');
       reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
@@ -141,10 +176,10 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
       return sendHtml(
         reply,
         500,
-        renderFormPage(kind, {
+        renderFormPage(form, {
           values,
           problems: [],
-          formError: `Your ${kind === 'demo' ? 'request' : 'suggestion'} could not be sent just now (reference ${request.id}). Nothing was stored: please try again in a moment${mailbox}.`,
+          formError: `Your ${form.texts.noun} could not be sent just now (reference ${request.id}). Nothing was stored: please try again in a moment${mailbox}.`,
         }),
       );
     }
@@ -156,43 +191,34 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
     return reply
       .code(303)
       .header('cache-control', 'no-store')
-      .header('location', `${FORM_ACTIONS[kind]}/sent${search}`)
+      .header('location', `${form.action}/sent${search}`)
       .send();
   };
 
-  app.post('/forms/demo-request', (request, reply) =>
-    handleForm<LeadRequest>('demo', request, reply, validateLead, (value, meta) =>
-      context.submissions.acceptLead(value, meta),
-    ),
-  );
-  app.post('/forms/document-suggestion', (request, reply) =>
-    handleForm<SuggestionRequest>('suggestion', request, reply, validateSuggestion, (value, meta) =>
-      context.submissions.acceptSuggestion(value, meta),
-    ),
-  );
+  for (const form of Object.values(FORMS)) {
+    app.post(form.action, (request, reply) => handleForm(form, request, reply));
 
-  // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.
-  for (const kind of ['demo', 'suggestion'] as const) {
-    app.get(FORM_ACTIONS[kind], (request, reply) => {
-      // A link may open the suggestion form with its text filled in (the insight report turns a
-      // search that found nothing into one); nothing is sent until the visitor submits the form.
-      const prefilled = kind === 'suggestion' ? queryParam(request, 'suggestion').trim() : '';
-      if (prefilled !== '')
+    // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.
+    app.get(form.action, (request, reply) => {
+      // A link may open a form with a field filled in; nothing is sent until the visitor submits it.
+      const field = form.prefillField;
+      const prefilled = field ? queryParam(request, field).trim() : '';
+      if (field && prefilled !== '')
         return sendHtml(
           reply,
           200,
-          renderFormPage('suggestion', {
-            values: { suggestion: Array.from(prefilled).slice(0, SUGGESTION_TEXT_MAX_LENGTH).join('') },
+          renderFormPage(form, {
+            values: { [field]: Array.from(prefilled).slice(0, prefillMaxLength(form, field)).join('') },
             problems: [],
           }),
         );
-      const page = kind === 'demo' ? demoPathOf(context.site) : formPageFor('suggestion', {})?.url;
-      const target = page ? `${encodePagePath(page)}#${FORM_ANCHORS[kind]}` : '/';
+      const page = formPageFor(form, {})?.url ?? form.builtInPage?.path;
+      const target = page ? `${encodePagePath(page)}#${form.anchor}` : '/';
       return reply.code(303).header('location', target).send();
     });
-    app.get(`${FORM_ACTIONS[kind]}/sent`, (request, reply) => {
+    app.get(`${form.action}/sent`, (request, reply) => {
       const from = context.site.byUrl.get(queryParam(request, 'from')) ?? null;
-      const html = renderConfirmationPage(view(), kind, `${FORM_ACTIONS[kind]}/sent`, {
+      const html = renderConfirmationPage(view(), form, `${form.action}/sent`, {
         mailto: queryParam(request, 'via') === 'mailto',
         from,
       });
