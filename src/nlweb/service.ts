@@ -183,9 +183,13 @@ export function createAskService(
   };
 
   const entries = new Map<string, Entry>();
-  for (const page of site.pages)
+  // Every page's absolute URL, made once: parsing a URL per result was a tenth of a new answer's cost.
+  const pageUrls = new Map<Page, string>();
+  for (const page of site.pages) {
+    pageUrls.set(page, pageLink(page, null));
     for (const passage of page.passages)
       entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
+  }
   const passageCount = entries.size;
   // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
   const index =
@@ -234,13 +238,13 @@ export function createAskService(
     const { page, hits, score } = ranked;
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
-    const url = pageLink(page, null);
+    const url = pageUrls.get(page)!;
     const others = (copies.groups.get(page.url) ?? [])
       .filter((u) => u !== page.url)
       .slice(0, MAX_COPIES_LISTED)
       .map((u) => {
         const copy = pagesByUrl.get(u)!;
-        return { url: pageLink(copy, null), name: copy.title };
+        return { url: pageUrls.get(copy)!, name: copy.title };
       });
     const data: AskResult = {
       '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
