@@ -29,6 +29,7 @@ import path from 'node:path';
 
 import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
 import { loadSite, type Page } from '../src/content/index.js';
+import { answerBody } from '../src/http/answer-bytes.js';
 import { createAskService } from '../src/nlweb/service.js';
 import type { SearchDocument, SearchIndex } from '../src/search/index.js';
 import { buildIndex, indexStats, PLAIN_BM25, search, withRanking } from '../src/search/index.js';
@@ -251,13 +252,15 @@ async function main(): Promise<void> {
   );
   const askLatency = measureLatency(
     dq,
-    (q) =>
-      service.value.answerBody({ text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null }, 'bench'),
+    (q) => {
+      const query = { text: q, maxResults: DEFAULT_MAX_RESULTS, conversationId: null };
+      return answerBody(service.value.outcome(query), query, 'bench');
+    },
     2,
     15000,
   );
   const askInProcess: SpeedRow = {
-    name: 'ask service answerBody, no answer cache',
+    name: 'ask service answer bytes, no answer cache',
     documents: service.value.passageCount,
     buildMs: service.buildMs,
     retainedMB: service.retainedBytes / MB,
@@ -486,8 +489,9 @@ async function main(): Promise<void> {
       console.log(
         `${h.loadGenerator}, 1 thread, ${h.connections} connections; ` +
           `${h.pinnedToSeparateCores ? 'servers on core 0, load generator on core 1' : 'NOT pinned (no taskset)'}; ` +
-          `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}, LOG_LEVEL=warn ` +
-          `(a second server at the default LOG_LEVEL=info logs each request to a file), ` +
+          `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}; the targets are judged on a ` +
+          `server at the default LOG_LEVEL=info (one line per request, to a file), beside the same loads at LOG_LEVEL=warn; ` +
+          `a third server holds the docs corpus (LOG_LEVEL=info); ` +
           `answer cache ${h.answerCacheSize}. Loads interleaved per round; medians over rounds, ratios taken within a round.`,
       );
       const kb = (b: number | null): string => (b === null ? '' : (b / 1024).toFixed(1));
@@ -511,6 +515,22 @@ async function main(): Promise<void> {
           ratioText(h.askDistinct),
           h.askDistinct.distinctQueries,
         ],
+        [
+          'GET /ask, distinct, request logging on (info)',
+          h.askDistinctLogged,
+          ratioText(h.askDistinctLogged),
+          h.askDistinctLogged.distinctQueries,
+        ],
+        ...(h.askDistinctDocs
+          ? [
+              [
+                `GET /ask, distinct, docs corpus (${h.askDistinctDocs.pages} pages), logging on`,
+                h.askDistinctDocs,
+                ratioText(h.askDistinctDocs),
+                h.askDistinctDocs.distinctQueries,
+              ] as [string, LoadSeries, string, number],
+            ]
+          : []),
         [
           'GET /ask, popular, INSIGHT=off',
           h.askPopularInsightOff,

@@ -10,6 +10,7 @@ import {
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
+import { answerParts } from './answer-bytes.js';
 import { clientAddressOf } from './client-address.js';
 import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
@@ -91,7 +92,9 @@ export function createAskFastPath(
         return false;
       }
       const requestId = requestIdOf(req, trustProxyHops);
-      const { head, rest, summary } = ask().answerParts(parsed.query, requestId);
+      const outcome = ask().outcome(parsed.query);
+      const { head, rest } = answerParts(outcome, parsed.query, requestId);
+      const { summary } = outcome;
       headers[requestIdSlot] = requestId;
       headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
       res.writeHead(200, headers);

@@ -3,14 +3,15 @@
  * index, and the Server-Sent Events writer the route streams with.
  */
 export {
+  answerMeta,
   createAskService,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
   PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
 export type {
-  AnswerParts,
   AnswerSummary,
+  AskOutcome,
   AskCounts,
   AskService,
   AskServiceOptions,

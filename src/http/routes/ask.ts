@@ -14,6 +14,7 @@ import {
   type ParsedAsk,
 } from '../../nlweb/index.js';
 import type { AppContext, SurfaceOptions } from '../context.js';
+import { answerBody } from '../answer-bytes.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
 import { errorHandlerRendering } from '../errors.js';
@@ -139,7 +140,7 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    const body = ask.answerBody(parsed.query, request.id);
+    const body = answerBody(ask.outcome(parsed.query), parsed.query, request.id);
     counted();
     return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(body);
   };
