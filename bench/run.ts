@@ -383,13 +383,25 @@ async function main(): Promise<void> {
   out.askBreakdown = breakdowns;
   console.log(
     table(
-      ['µs per request', 'parse', 'rank', 'snippets', 'serialise', 'write', 'total', 'answer', 'questions'],
+      [
+        'µs per request',
+        'parse',
+        'rank',
+        'pages + snippets',
+        'serialise',
+        'encode',
+        'write',
+        'total',
+        'answer',
+        'questions',
+      ],
       breakdowns.map((b) => [
         b.site,
         b.parseUs.toFixed(1),
         b.rankUs.toFixed(1),
         b.snippetsUs.toFixed(1),
         b.serialiseUs.toFixed(1),
+        b.encodeUs.toFixed(1),
         b.writeUs.toFixed(1),
         b.totalUs.toFixed(1),
         `${(b.answerBytes / 1024).toFixed(1)} KB`,
@@ -398,8 +410,9 @@ async function main(): Promise<void> {
     ),
   );
   console.log(
-    'rank: the index search the service asks for (3 × max_results); snippets: the rest of the answer (per-page cap, ' +
-      'snippets, names) = answerBody − rank − serialise; write: writeHead + end on a keep-alive socket. ' +
+    'rank: the index search for the passages the service first asks for; pages + snippets: the rest of the answer ' +
+      '(one result per page, names, up to three section snippets each) = answer − rank − serialise − encode; ' +
+      'serialise: JSON.stringify of the content; encode: UTF-8 bytes; write: writeHead + end on a keep-alive socket. ' +
       'Not counted: the framework or fast path, logging, GC outside these loops.',
   );
 

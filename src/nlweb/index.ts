@@ -5,6 +5,7 @@
 export {
   answerMeta,
   createAskService,
+  passagesFirstAskedFor,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
   PREPARED_PASSAGE_CACHE_SIZE,

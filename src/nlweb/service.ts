@@ -422,6 +422,14 @@ interface RankingContext {
   allow: Uint8Array | undefined;
 }
 
+/**
+ * Passages the ranking first asks the index for, to find `maxResults` pages (it asks for twice as
+ * many while too few pages are found): several passages of one page, and copies, share a result.
+ */
+export function passagesFirstAskedFor(maxResults: number): number {
+  return Math.max(50, maxResults * 10);
+}
+
 /** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
 export const NAME_MATCH_BOOST = 4;
 /** Share of the page's 2nd and 3rd best sections' scores added to its best. */
@@ -440,7 +448,7 @@ function rankPages(
   maxResults: number,
 ): { pages: RankedPage[]; outcome: SearchOutcome } {
   const passageCount = ctx.index.core.docCount;
-  let limit = Math.min(passageCount, Math.max(50, maxResults * 10));
+  let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
     const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
     const byPage = new Map<string, SearchResult[]>();
