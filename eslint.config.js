@@ -6,8 +6,9 @@ import tseslint from 'typescript-eslint';
  * The rooms of src/ in layers, lowest first. A room imports another room only through its
  * `index.ts`, and only a room of a lower layer: never one of its own layer or above. The layers
  * are read off the imports as they are (README, "Layout"):
- *   1. contract, config, unicode: the published contract, the validated configuration, and the
- *      Unicode folding and code point order that content and search share;
+ *   1. contract, config, unicode, storage: the published contract, the validated configuration,
+ *      the Unicode folding and code point order that content and search share, and the SQLite
+ *      connection and schema migrations that submissions and insight share;
  *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
  *      snapshot, the operators' listener (insight and metrics add routes to it);
  *   3. nlweb, submissions, discovery: /ask, the forms' outbox, the discovery documents;
@@ -18,7 +19,7 @@ import tseslint from 'typescript-eslint';
  *   7. cli: the command line, which starts the server.
  */
 const LAYERS = [
-  ['contract', 'config', 'unicode'],
+  ['contract', 'config', 'unicode', 'storage'],
   ['content', 'search', 'snapshot', 'admin'],
   ['nlweb', 'submissions', 'discovery'],
   ['site', 'limits', 'metrics'],

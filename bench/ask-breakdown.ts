@@ -3,11 +3,13 @@
  * questions (mean microseconds per request):
  *
  * - parse: the query string → a validated query (parseQueryString + parseAskQueryString);
- * - rank: the ranking the service asks the index for (search with 3 × max_results, before the
- *   per-page cap);
- * - snippets: the rest of building the answer (per-page cap, snippets, names, summary): the whole
- *   answer (answerBody, answer cache off) minus rank and serialise;
+ * - rank: the ranking the service asks the index for (searchWithPlan for as many passages as the
+ *   service first asks for, passagesFirstAskedFor);
+ * - pages + snippets: the rest of building the answer (one result per page, copies, names,
+ *   snippets of up to three sections per page, the summary): the whole answer (answer cache off)
+ *   minus rank, serialise and encode;
  * - serialise: JSON.stringify of the answer's content (done once per answer, then cached as bytes);
+ * - encode: those JSON characters as UTF-8 bytes;
  * - write: writeHead + end of the answer bytes on a real keep-alive socket (node:http), timed in
  *   the request handler.
  */
@@ -16,9 +18,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
 import type { Site } from '../src/content/index.js';
+import { answerBody } from '../src/http/answer-bytes.js';
 import { parseQueryString } from '../src/http/query-string.js';
-import { createAskService, parseAskQueryString } from '../src/nlweb/index.js';
-import { search } from '../src/search/index.js';
+import { createAskService, parseAskQueryString, passagesFirstAskedFor } from '../src/nlweb/index.js';
+import { searchWithPlan } from '../src/search/index.js';
 
 export interface AskBreakdown {
   site: string;
@@ -28,6 +31,7 @@ export interface AskBreakdown {
   rankUs: number;
   snippetsUs: number;
   serialiseUs: number;
+  encodeUs: number;
   writeUs: number;
   /** parse + the whole answer + write. */
   totalUs: number;
@@ -45,7 +49,8 @@ export async function measureAskBreakdown(
   const query = (text: string) => ({ text, maxResults: DEFAULT_MAX_RESULTS, conversationId: null });
   const ask = createAskService(site, 'http://127.0.0.1:3000', { cacheSize: 0 });
   // Warm up the code paths (and the bounded cache of analysed passages, as in a running server).
-  for (const text of questions.slice(0, 200)) ask.answerBody(query(text), 'warm-up');
+  const body = (text: string) => answerBody(ask.outcome(query(text)), query(text), 'r');
+  for (const text of questions.slice(0, 200)) body(text);
 
   const urls = questions.map((text) => `query=${encodeURIComponent(text)}`);
   let t = performance.now();
@@ -53,18 +58,22 @@ export async function measureAskBreakdown(
   const parseMs = performance.now() - t;
 
   t = performance.now();
-  for (const text of questions) search(ask.index, text, { limit: DEFAULT_MAX_RESULTS * 3 });
+  const passages = passagesFirstAskedFor(DEFAULT_MAX_RESULTS);
+  for (const text of questions) searchWithPlan(ask.index, text, { limit: passages });
   const rankMs = performance.now() - t;
 
   const answers = questions.map((text) => ask.answer(query(text), 'r'));
   t = performance.now();
-  for (const answer of answers) JSON.stringify(answer.content);
+  const texts = answers.map((answer) => JSON.stringify(answer.content));
   const serialiseMs = performance.now() - t;
+  t = performance.now();
+  for (const text of texts) Buffer.from(text);
+  const encodeMs = performance.now() - t;
 
   let bytes = 0;
   const bodies: Buffer[] = [];
   t = performance.now();
-  for (const text of questions) bodies.push(ask.answerBody(query(text), 'r'));
+  for (const text of questions) bodies.push(body(text));
   const answerMs = performance.now() - t;
   for (const body of bodies) bytes += body.length;
 
@@ -74,8 +83,9 @@ export async function measureAskBreakdown(
     questions: n,
     parseUs: mean(parseMs, n),
     rankUs: mean(rankMs, n),
-    snippetsUs: mean(Math.max(0, answerMs - rankMs - serialiseMs), n),
+    snippetsUs: mean(Math.max(0, answerMs - rankMs - serialiseMs - encodeMs), n),
     serialiseUs: mean(serialiseMs, n),
+    encodeUs: mean(encodeMs, n),
     writeUs: mean(writeMs, n),
     totalUs: mean(parseMs + answerMs + writeMs, n),
     answerBytes: bytes / n,

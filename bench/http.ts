@@ -25,7 +25,7 @@
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ import { loadSite } from '../src/content/index.js';
 import { DEFAULT_ANSWER_CACHE_SIZE } from '../src/nlweb/service.js';
 import { normaliseQuery } from '../src/nlweb/request.js';
 import { analyzeQuery } from '../src/search/index.js';
-import { repoRoot } from './paths.js';
+import { repoRoot, sharedDataDir } from './paths.js';
 import type { ServerEntry } from './server.js';
 import { canPin, pinned, serverEntry, spawnServer, stopServer } from './server.js';
 
@@ -107,6 +107,13 @@ export interface HttpBenchResult {
     logBytesPerRequest: number;
     loggingCost: number;
   };
+  /** Never-asked questions on the LOG_LEVEL=info server (the default): what the targets judge. */
+  askDistinctLogged: RatioSeries;
+  /**
+   * Never-asked questions about the docs corpus (../shared/data/docs-corpus as one site, ~7,500
+   * pages) on a server at the default LOG_LEVEL=info; null when the shared data is not there.
+   */
+  askDistinctDocs: (RatioSeries & { pages: number; sample: string[] }) | null;
 }
 
 /** Insight may cost /ask at most 5 % of its throughput. */
@@ -157,6 +164,7 @@ async function waitForHttp(
   isAlive: () => boolean,
   isExpected: (body: string) => boolean,
 ): Promise<void> {
+  // 60 s: the docs-corpus server parses ~7,500 pages before it listens.
   for (let i = 0; i < 600; i++) {
     if (!isAlive()) throw new Error(`the server for ${url} exited`);
     try {
@@ -428,13 +436,22 @@ export async function runHttpBench(
   if (sliceSize <= DEFAULT_ANSWER_CACHE_SIZE * 4)
     throw new Error(`only ${measured.length} distinct questions: too few to bypass the answer cache`);
 
-  const [askPort, helloPort, answerPort, loggedPort, askOffPort] = (await freePorts(5)) as [
+  const [askPort, helloPort, answerPort, loggedPort, askOffPort, docsPort] = (await freePorts(6)) as [
+    number,
     number,
     number,
     number,
     number,
     number,
   ];
+  // The docs corpus as one site, for never-asked questions on a large site (when ../shared is there).
+  const docsDir = path.join(sharedDataDir(), 'docs-corpus');
+  const docsSite = existsSync(docsDir) ? (await loadSite(docsDir)).site : null;
+  const docsQuestions = docsSite ? distinctQuestions(docsSite) : [];
+  const docsWarmUp = docsQuestions.slice(
+    docsQuestions.length - Math.min(2000, Math.floor(docsQuestions.length / 4)),
+  );
+  const docsSliceSize = Math.floor((docsQuestions.length - docsWarmUp.length) / rounds);
   const bareServers: ChildProcess[] = [];
   /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
   const startBare = async (
@@ -499,6 +516,20 @@ export async function runHttpBench(
     { core: 0, stdout: logFd },
   );
   closeSync(logFd);
+  const docsServer = docsSite
+    ? spawnServer(
+        entry,
+        {
+          PORT: String(docsPort),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          DATA_DIR: path.join(dataDir, 'docs'),
+          CONTENT_DIR: docsDir,
+          CONTENT_WATCH: 'off',
+        },
+        { core: 0, stdout: 'ignore' },
+      )
+    : null;
   const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
     const { non2xx, ...result } = await run(base, paths, seconds, connections);
@@ -507,11 +538,14 @@ export async function runHttpBench(
     if (loggedServer.exitCode !== null) throw new Error(`the logging frontdoor server exited during ${name}`);
     if (askOffServer.exitCode !== null)
       throw new Error(`the INSIGHT=off frontdoor server exited during ${name}`);
+    if (docsServer && docsServer.exitCode !== null)
+      throw new Error(`the docs-corpus frontdoor server exited during ${name}`);
     return result;
   };
   const askBase = `http://127.0.0.1:${askPort}`;
   const loggedBase = `http://127.0.0.1:${loggedPort}`;
   const askOffBase = `http://127.0.0.1:${askOffPort}`;
+  const docsBase = `http://127.0.0.1:${docsPort}`;
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
   const hellos: LoadRun[] = [];
@@ -525,7 +559,11 @@ export async function runHttpBench(
     popularOff: [] as number[],
     distinctOff: [] as number[],
     popularLogged: [] as number[],
+    distinctLogged: [] as number[],
+    docsDistinct: [] as number[],
   };
+  const distinctLoggedRuns: LoadRun[] = [];
+  const docsDistinctRuns: LoadRun[] = [];
   const popularLoggedRuns: LoadRun[] = [];
   /** Log bytes written and requests answered by the logging server during the measured runs. */
   let loggedBytes = 0;
@@ -560,6 +598,12 @@ export async function runHttpBench(
       () => askOffServer.exitCode === null,
       (body) => body === '{"status":"ok"}',
     );
+    if (docsServer)
+      await waitForHttp(
+        `${docsBase}/healthz`,
+        () => docsServer.exitCode === null,
+        (body) => body === '{"status":"ok"}',
+      );
     // The bytes of a real answer, served by bare node:http: what sending it costs without the app.
     const answer = await (await fetch(`${askBase}${popularPaths[0] as string}`)).text();
     if (!answer.includes('"version":"0.55"')) throw new Error(`not an NLWeb answer: ${answer.slice(0, 80)}`);
@@ -586,6 +630,7 @@ export async function runHttpBench(
     // The logging server serves every request the other one serves (unmeasured when it is not the
     // comparison), so the two compare with the same caches and heap behind them.
     await measure('/ask distinct warm-up, logged', loggedBase, warmUp.map(askPath), 2);
+    if (docsServer) await measure('/ask distinct warm-up, docs corpus', docsBase, docsWarmUp.map(askPath), 2);
     // Every load right after its own hello world: the machine's speed drifts over seconds, and a
     // ratio should compare two loads that saw the same machine.
     const paired = async (name: keyof typeof helloBefore, runs: LoadRun[], base: string, paths: string[]) => {
@@ -607,7 +652,15 @@ export async function runHttpBench(
       await paired('popularOff', popularOffRuns, askOffBase, popularPaths);
       const slice = measured.slice(r * sliceSize, (r + 1) * sliceSize).map(askPath);
       await paired('distinct', distinctRuns, askBase, slice);
-      await measure('distinct, logged (state only)', loggedBase, slice, secondsPerLoad);
+      // The same never-asked questions at the default LOG_LEVEL=info (new to this server too).
+      await paired('distinctLogged', distinctLoggedRuns, loggedBase, slice);
+      if (docsServer)
+        await paired(
+          'docsDistinct',
+          docsDistinctRuns,
+          docsBase,
+          docsQuestions.slice(r * docsSliceSize, (r + 1) * docsSliceSize).map(askPath),
+        );
       // The same questions for the INSIGHT=off server (it has its own cache, so they are new to it).
       await paired('distinctOff', distinctOffRuns, askOffBase, slice);
     }
@@ -617,6 +670,7 @@ export async function runHttpBench(
     await stopServer(askServer);
     await stopServer(askOffServer);
     await stopServer(loggedServer);
+    if (docsServer) await stopServer(docsServer);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(dataDirOff, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
@@ -642,6 +696,11 @@ export async function runHttpBench(
     Math.min(measured.length, sliceSize * rounds),
   );
   const popularLogged = ratioSeries(popularLoggedRuns, reference('popularLogged'), POPULAR_QUERIES.length);
+  const distinctLogged = ratioSeries(
+    distinctLoggedRuns,
+    reference('distinctLogged'),
+    Math.min(measured.length, sliceSize * rounds),
+  );
   return {
     loadGenerator: wrk ? 'wrk' : 'autocannon',
     pinnedToSeparateCores: canPin(),
@@ -675,6 +734,14 @@ export async function runHttpBench(
       // Both against their own hello worlds, so the machine's drift between the two runs cancels.
       loggingCost: round3(1 - popularLogged.ratio / popular.ratio),
     },
+    askDistinctLogged: distinctLogged,
+    askDistinctDocs: docsServer
+      ? {
+          ...ratioSeries(docsDistinctRuns, reference('docsDistinct'), docsSliceSize * rounds),
+          pages: docsSite!.pages.length,
+          sample: docsQuestions.slice(0, 8),
+        }
+      : null,
   };
 }
 

@@ -5,6 +5,7 @@
 
 import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import { collapseWhitespace } from './markdown.js';
+import type { PageMetadata } from './types.js';
 
 export interface LineProblem {
   /** 1-based line in the file, or null when the problem concerns the whole file. */
@@ -222,19 +223,13 @@ function firstSentence(message: string): string {
 }
 
 /** The front-matter keys the site understands, validated. */
-export interface PageFields {
+export interface PageFields extends PageMetadata {
   title: string | null;
   description: string | null;
   /** First publication: the first valid key of PUBLISHED_KEYS. */
   date: string | null;
   /** Last change: the first valid key of MODIFIED_KEYS (`date` is not one of them). */
   updated: string | null;
-  tags: string[];
-  keywords: string[];
-  aliases: string[];
-  nav: number | null;
-  order: number | null;
-  form: 'demo' | 'suggestion' | null;
 }
 
 /**

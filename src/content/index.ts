@@ -22,3 +22,4 @@ export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } fro
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { linkListAnchors } from './link-lists.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
+export { strongEtag } from './etag.js';

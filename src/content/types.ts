@@ -21,7 +21,23 @@ export interface Passage {
   text: string;
 }
 
-export interface Page {
+/** What a page's front matter says beyond its title, description and dates, validated. */
+export interface PageMetadata {
+  /** Front matter `tags`: trimmed, whitespace collapsed, NFC, duplicates dropped, in written order. */
+  tags: string[];
+  /** Front matter `keywords` (a list, or text split at commas), normalised like `tags`. */
+  keywords: string[];
+  /** Front matter `aliases` (other names or former paths of the page), normalised like `tags`. */
+  aliases: string[];
+  /** Position in the header navigation (front matter `nav`), or null. */
+  nav: number | null;
+  /** Ordering inside a section index (front matter `order`), or null. */
+  order: number | null;
+  /** Form placed on the page (front matter `form`). */
+  form: 'demo' | 'suggestion' | null;
+}
+
+export interface Page extends PageMetadata {
   /**
    * Site path: `/`, `/solutions/`, `/solutions/cros`. Decoded and NFC-normalised; write it into an
    * href with `encodePagePath(url)`.
@@ -39,18 +55,6 @@ export interface Page {
    * order of MODIFIED_KEYS), else the publication date, else the file's mtime.
    */
   lastModified: string;
-  /** Front matter `tags`: trimmed, whitespace collapsed, NFC, duplicates dropped, in written order. */
-  tags: string[];
-  /** Front matter `keywords` (a list, or text split at commas), normalised like `tags`. */
-  keywords: string[];
-  /** Front matter `aliases` (other names or former paths of the page), normalised like `tags`. */
-  aliases: string[];
-  /** Position in the header navigation (front matter `nav`), or null. */
-  nav: number | null;
-  /** Ordering inside a section index (front matter `order`), or null. */
-  order: number | null;
-  /** Form placed on the page (front matter `form`). */
-  form: 'demo' | 'suggestion' | null;
   /**
    * The Markdown body without front matter, and without the `# ` heading that gave (or repeated)
    * the title. `markdownOf(page)` adds the title back for the Markdown twin; `htmlOf(page)`

@@ -11,7 +11,7 @@ export {
 } from './validation.js';
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { SUBMISSION_PATHS } from './paths.js';
+export { API_PREFIX, SUBMISSION_PATHS } from './paths.js';
 export type { OpenApiOptions } from './openapi.js';
 export * from './health.js';
 export * from './form-traps.js';

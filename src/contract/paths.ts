@@ -3,3 +3,6 @@ export const SUBMISSION_PATHS = {
   lead: '/api/leads',
   suggestion: '/api/document-suggestions',
 } as const;
+
+/** The prefix every write operation is served under: the server's API surface owns it. */
+export const API_PREFIX = '/api/';

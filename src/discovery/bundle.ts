@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { strongEtag } from '../content/index.js';
 import { agentsMarkdown, apiMarkdown, authMarkdown } from './agent-docs.js';
 import type { OpenApiDocument } from './api-reference.js';
 import { API_CATALOG_MEDIA_TYPE, apiCatalogJson, ardJson, robotsTxt } from './catalogs.js';
@@ -47,10 +47,6 @@ export const MEDIA_TYPES = {
   xml: 'application/xml; charset=utf-8',
   html: 'text/html; charset=utf-8',
 } as const;
-
-export function strongEtag(body: Uint8Array): string {
-  return `"${createHash('sha256').update(body).digest('base64url')}"`;
-}
 
 /** The documents that are not sitemaps, in the order `documents` lists them. */
 const FIXED_PATHS: readonly string[] = [

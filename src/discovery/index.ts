@@ -3,7 +3,7 @@
  * guides, agent skill, catalogs, llms.txt, sitemap, robots.txt) and the /docs and /developers
  * pages, generated from the contract, the content and the configuration. Pure: no HTTP here.
  */
-export { buildDiscoveryBundle, MEDIA_TYPES, strongEtag } from './bundle.js';
+export { buildDiscoveryBundle, MEDIA_TYPES } from './bundle.js';
 export type { DiscoveryBundle, ServedDocument } from './bundle.js';
 export type { DiscoveryInput, HtmlPageParts } from './model.js';
 export {

@@ -102,6 +102,23 @@ function entry(title: string, url: string, note: string): string {
   return `- ${link(safeTitle, url)}: ${oneLine(note)}`;
 }
 
+/** A level-2 section: its heading, then its list. */
+function section(heading: string, lines: string[]): string {
+  return [`## ${heading}`, lines.join('\n')].join('\n\n');
+}
+
+/** A section of links to the site's own documents: per link its title, path and what it is. */
+function linkSection(
+  model: DiscoveryModel,
+  heading: string,
+  links: readonly [string, string, string][],
+): string {
+  return section(
+    heading,
+    links.map(([title, path, note]) => entry(title, model.at(path), note)),
+  );
+}
+
 export function llmsTxt(model: DiscoveryModel): string {
   const { info } = model.site;
   const pageUrl = (page: Page) => model.at(model.markdownPathOf ? model.markdownPathOf(page.url) : page.url);
@@ -117,77 +134,37 @@ export function llmsTxt(model: DiscoveryModel): string {
     .filter((line) => line !== '')
     .join(' ');
 
-  const api = [
-    '## API and agent guides',
+  const api = linkSection(model, 'API and agent guides', [
     [
-      entry(
-        'OpenAPI contract',
-        model.at(DISCOVERY_PATHS.openApi),
-        'the authoritative OpenAPI 3.1 description of every operation',
-      ),
-      entry(
-        'API reference',
-        model.at(DISCOVERY_PATHS.apiMd),
-        'every operation with example requests and answers',
-      ),
-      entry(
-        'Guide for AI agents',
-        model.at(DISCOVERY_PATHS.agentsMd),
-        'what an agent may do alone and what needs approval',
-      ),
-      entry(
-        'Authentication',
-        model.at(DISCOVERY_PATHS.authMd),
-        'no credentials, and why the approval rule applies',
-      ),
-      entry(
-        'Agent skill: search and contact',
-        model.at(skillPath(SKILL_NAME)),
-        'how to search the site and submit the forms with approval',
-      ),
-    ].join('\n'),
-  ].join('\n\n');
+      'OpenAPI contract',
+      DISCOVERY_PATHS.openApi,
+      'the authoritative OpenAPI 3.1 description of every operation',
+    ],
+    ['API reference', DISCOVERY_PATHS.apiMd, 'every operation with example requests and answers'],
+    ['Guide for AI agents', DISCOVERY_PATHS.agentsMd, 'what an agent may do alone and what needs approval'],
+    ['Authentication', DISCOVERY_PATHS.authMd, 'no credentials, and why the approval rule applies'],
+    [
+      'Agent skill: search and contact',
+      skillPath(SKILL_NAME),
+      'how to search the site and submit the forms with approval',
+    ],
+  ]);
 
-  const sections = pageSections(model).map((section) =>
-    [
-      `## ${section.title}`,
-      section.pages
-        .map((page) => entry(page.title, pageUrl(page), page.description || page.title))
-        .join('\n'),
-    ].join('\n\n'),
+  const sections = pageSections(model).map(({ title, pages }) =>
+    section(
+      title,
+      pages.map((page) => entry(page.title, pageUrl(page), page.description || page.title)),
+    ),
   );
 
-  const optional = [
-    '## Optional',
-    [
-      entry(
-        'All pages in one file',
-        model.at(DISCOVERY_PATHS.llmsFullTxt),
-        'every public page as one Markdown document',
-      ),
-      entry(
-        'Sitemap',
-        model.at(DISCOVERY_PATHS.sitemap),
-        'every public page with its last modification date',
-      ),
-      entry(
-        'API catalog',
-        model.at(DISCOVERY_PATHS.apiCatalog),
-        'RFC 9727 linkset pointing at the contract and the docs',
-      ),
-      entry(
-        'Agentic resource catalog',
-        model.at(DISCOVERY_PATHS.ard),
-        'the API, the search endpoint and the skill',
-      ),
-      entry(
-        'Agent Skills index',
-        model.at(DISCOVERY_PATHS.skillsIndex),
-        'the skills with their sha256 digests',
-      ),
-      entry('API reference for people', model.at(DISCOVERY_PATHS.developers), 'the same reference as HTML'),
-    ].join('\n'),
-  ].join('\n\n');
+  const optional = linkSection(model, 'Optional', [
+    ['All pages in one file', DISCOVERY_PATHS.llmsFullTxt, 'every public page as one Markdown document'],
+    ['Sitemap', DISCOVERY_PATHS.sitemap, 'every public page with its last modification date'],
+    ['API catalog', DISCOVERY_PATHS.apiCatalog, 'RFC 9727 linkset pointing at the contract and the docs'],
+    ['Agentic resource catalog', DISCOVERY_PATHS.ard, 'the API, the search endpoint and the skill'],
+    ['Agent Skills index', DISCOVERY_PATHS.skillsIndex, 'the skills with their sha256 digests'],
+    ['API reference for people', DISCOVERY_PATHS.developers, 'the same reference as HTML'],
+  ]);
 
   return document([`# ${oneLine(model.siteName)}`, `> ${summary}`, prose, api, ...sections, optional]);
 }

@@ -8,24 +8,24 @@ import { clientAddressOf } from './client-address.js';
 import {
   createClientErrorHandler,
   createFrameworkErrorHandler,
-  registerErrorHandling,
-  sendError,
   SHUTDOWN_RETRY_AFTER_SECONDS,
-  shuttingDownBody,
+  ShuttingDownError,
+  trackAllowedMethods,
 } from './errors.js';
 import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
-import { registerAskRoutes } from './routes/ask.js';
-import { registerHealthRoutes } from './routes/health.js';
-import { registerDiscoveryRoutes } from './routes/discovery.js';
-import { registerSiteRoutes } from './routes/site.js';
-import { registerSubmissionRoutes } from './routes/submissions.js';
+import { registerAskSurface } from './routes/ask.js';
+import { registerHealthSurface } from './routes/health.js';
+import { registerDiscoverySurface } from './routes/discovery.js';
+import { registerSiteSurface } from './routes/site.js';
+import { registerApiSurface } from './routes/submissions.js';
 
 export type { AppContext } from './context.js';
 
 /**
- * Assembles the HTTP application: parsers, headers, the error envelope and every room's routes.
+ * Assembles the HTTP application: parsers, headers and logging for every request, then the
+ * surfaces (routes/), each an encapsulated plugin with its own error and not-found handling.
  * It does not listen; `startServer` does, and tests use `app.inject` or listen on port 0.
  */
 export interface BuildAppOptions {
@@ -71,7 +71,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     genReqId: (req) => requestIdOf(req, config.trustProxyHops),
     // Fastify's two lines per request are replaced by the one written in onResponse below.
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
-    // During shutdown the onRequest hook below answers 503 with the envelope and the headers.
+    // During shutdown the onRequest hook below refuses with 503, in the shape of the route's surface.
     return503OnClosing: false,
     frameworkErrors: createFrameworkErrorHandler(config.publicBaseUrl),
     clientErrorHandler: createClientErrorHandler(config.publicBaseUrl),
@@ -131,19 +131,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerBodyParsers(app);
   registerSecurityHeaders(app, config.publicBaseUrl);
-  registerErrorHandling(app, config.bodyLimitBytes);
-  app.addHook('onRequest', (request, reply, done) => {
+  // During shutdown every request is refused; the route's surface answers in its own shape.
+  app.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done();
     reply.header('retry-after', String(SHUTDOWN_RETRY_AFTER_SECONDS)).header('connection', 'close');
-    void sendError(request, reply, 503, shuttingDownBody());
+    done(new ShuttingDownError());
   });
 
-  registerHealthRoutes(app, context);
-
-  await registerSubmissionRoutes(app, context);
-  await registerAskRoutes(app, context);
-  await registerDiscoveryRoutes(app, context);
-  // Last: the site's page routes include a catch-all for content URLs.
-  await registerSiteRoutes(app, context);
+  const surface = { context, allowedMethods: trackAllowedMethods(app) };
+  await registerHealthSurface(app, surface);
+  await registerApiSurface(app, surface);
+  await registerAskSurface(app, surface);
+  await registerDiscoverySurface(app, surface);
+  // Last: the site owns the root (its content catch-all and the app-wide not-found handler).
+  await registerSiteSurface(app, surface);
   return app;
 }

@@ -6,6 +6,7 @@ import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
+import type { AllowedMethods } from './errors.js';
 import type { LiveContent } from './live-content.js';
 
 /**
@@ -25,4 +26,10 @@ export interface AppContext {
   limits: RateLimits;
   /** Present when the content can be reloaded; routes register the work a new site needs. */
   readonly content?: LiveContent;
+}
+
+/** What app.ts hands each surface it registers (see errors.ts for AllowedMethods). */
+export interface SurfaceOptions {
+  context: AppContext;
+  allowedMethods: AllowedMethods;
 }

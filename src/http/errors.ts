@@ -15,138 +15,30 @@ import { BodyRefusedError, FORM_TYPE, InvalidJsonError, JSON_TYPE } from './body
 import { securityHeaders } from './security-headers.js';
 
 /**
- * How a route answers its errors. The marketing routes use the spec's Error envelope; /ask answers
- * with an NLWeb body; HTML routes render a page. A route picks its shape with `config.errorShape`
- * and, for shapes other than `envelope`, a renderer registered here.
+ * What a failed request means, said once: which status and which Error body. Each surface (the
+ * API, /ask, the site, the discovery documents; see app.ts) registers its own Fastify error
+ * handler that renders these in its own shape: the spec's Error envelope, an NLWeb answer or an
+ * HTML page.
  */
-export type ErrorShape = 'envelope' | 'nlweb' | 'html';
-
 export interface ErrorRenderer {
   (request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody): unknown;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    errorShape?: ErrorShape;
-    /** Content types the route accepts, named in the error for any other. */
-    accepts?: readonly string[];
-  }
-}
-
-const renderers = new WeakMap<FastifyInstance, Partial<Record<ErrorShape, ErrorRenderer>>>();
-
-export function setErrorRenderer(
-  app: FastifyInstance,
-  shape: Exclude<ErrorShape, 'envelope'>,
-  render: ErrorRenderer,
-) {
-  const map = renderers.get(app) ?? {};
-  map[shape] = render;
-  renderers.set(app, map);
-}
-
-/** Sends an error in the shape the route asked for. */
-export function sendError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  body: ErrorBody,
-): unknown {
-  const shape = request.routeOptions.config?.errorShape ?? 'envelope';
-  const render = shape === 'envelope' ? undefined : renderers.get(request.server)?.[shape];
-  if (render) return render(request, reply, status, body);
+/** The spec's Error envelope, as the API and the discovery documents answer errors. */
+export function sendEnvelope(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/** Paths registered with a fixed URL, and their methods: to tell "wrong method" from "no such path". */
-const knownMethods = new WeakMap<FastifyInstance, Map<string, Set<string>>>();
+export const renderEnvelope: ErrorRenderer = (_request, reply, status, body) =>
+  sendEnvelope(reply, status, body);
 
-export function registerErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
-  const methods = new Map<string, Set<string>>();
-  knownMethods.set(app, methods);
-  app.addHook('onRoute', (route) => {
-    if (route.url.includes('*') || route.url.includes(':')) return;
-    const set = methods.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) set.add(method);
-    methods.set(route.url, set);
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const accepted = request.routeOptions.config?.accepts ?? [JSON_TYPE, FORM_TYPE];
-    if (error instanceof InvalidJsonError)
-      return sendError(request, reply, 400, invalidJsonBody(error.message));
-    if (error instanceof BodyRefusedError)
-      return sendError(request, reply, 400, validationErrorBody([error.problem]));
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(request, reply, 413, payloadTooLargeBody(bodyLimitBytes));
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(
-          request,
-          reply,
-          400,
-          unsupportedMediaTypeBody(request.headers['content-type'], accepted),
-        );
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(request, reply, 400, invalidJsonBody('the body is empty'));
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendError(
-          request,
-          reply,
-          400,
-          validationErrorBody([
-            {
-              field: 'Content-Length',
-              message: 'does not match the body',
-              fix: 'send a Content-Length equal to the body size',
-            },
-          ]),
-        );
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      request.log.info({ err: { code: error.code, message: error.message } }, 'request refused');
-      return sendError(
-        request,
-        reply,
-        status === 413 ? 413 : 400,
-        validationErrorBody([{ field: 'request', message: error.message, fix: 'see /openapi.json' }]),
-      );
-    }
-    request.log.error({ err: error }, 'request failed');
-    return sendError(request, reply, 500, internalErrorBody(request.id));
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const allowed = [...(methods.get(path) ?? [])].sort();
-    if (allowed.length > 0) {
-      reply.header('allow', allowed.join(', '));
-      return reply
-        .code(405)
-        .type('application/json; charset=utf-8')
-        .send(endpointNotFoundBody(request.method, path, allowed));
-    }
-    const render = renderers.get(app)?.html;
-    if (render && wantsHtml(request))
-      return render(request, reply, 404, endpointNotFoundBody(request.method, path));
-    return reply
-      .code(404)
-      .type('application/json; charset=utf-8')
-      .send(endpointNotFoundBody(request.method, path));
-  });
+/** Raised by the shutdown hook (app.ts) so that each surface answers the 503 in its own shape. */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('the server is shutting down');
+    this.name = 'ShuttingDownError';
+  }
 }
-
-/** A browser navigating to a page (GET/HEAD, HTML preferred, not an API path). */
-export function wantsHtml(request: FastifyRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const path = request.url.split('?')[0]!;
-  if (path.startsWith('/api/') || path === '/ask') return false;
-  const accept = request.headers.accept ?? '';
-  return accept.includes('text/html');
-}
-
-export { SHUTDOWN_RETRY_AFTER_SECONDS };
 
 export function shuttingDownBody(): ErrorBody {
   return errorBody(
@@ -155,6 +47,98 @@ export function shuttingDownBody(): ErrorBody {
     'This server is shutting down and did not handle the request; nothing was stored.',
     `Send the request again in ${SHUTDOWN_RETRY_AFTER_SECONDS} seconds.`,
   );
+}
+
+export { SHUTDOWN_RETRY_AFTER_SECONDS };
+
+const CONTENT_LENGTH_MISMATCH = {
+  field: 'Content-Length',
+  message: 'does not match the body',
+  fix: 'send a Content-Length equal to the body size',
+};
+
+/** The status and Error body for an error raised while a request was handled; logs what is not the caller's. */
+function errorResponseOf(
+  error: FastifyError,
+  request: FastifyRequest,
+  bodyLimitBytes: number,
+  accepts: readonly string[],
+): { status: number; body: ErrorBody } {
+  if (error instanceof ShuttingDownError) return { status: 503, body: shuttingDownBody() };
+  if (error instanceof InvalidJsonError) return { status: 400, body: invalidJsonBody(error.message) };
+  if (error instanceof BodyRefusedError) return { status: 400, body: validationErrorBody([error.problem]) };
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: payloadTooLargeBody(bodyLimitBytes) };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 400, body: unsupportedMediaTypeBody(request.headers['content-type'], accepts) };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: invalidJsonBody('the body is empty') };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, body: validationErrorBody([CONTENT_LENGTH_MISMATCH]) };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    request.log.info({ err: { code: error.code, message: error.message } }, 'request refused');
+    return {
+      status: status === 413 ? 413 : 400,
+      body: validationErrorBody([{ field: 'request', message: error.message, fix: 'see /openapi.json' }]),
+    };
+  }
+  request.log.error({ err: error }, 'request failed');
+  return { status: 500, body: internalErrorBody(request.id) };
+}
+
+export interface ErrorHandlerOptions {
+  bodyLimitBytes: number;
+  /** Content types the surface accepts, named in the error for any other. */
+  accepts?: readonly string[];
+}
+
+/** A surface's Fastify error handler: every error classified as above, rendered by `render`. */
+export function errorHandlerRendering(render: ErrorRenderer, options: ErrorHandlerOptions) {
+  const accepts = options.accepts ?? [JSON_TYPE, FORM_TYPE];
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): unknown => {
+    const { status, body } = errorResponseOf(error, request, options.bodyLimitBytes, accepts);
+    return render(request, reply, status, body);
+  };
+}
+
+/**
+ * Methods of every path registered with a fixed URL, to tell "wrong method" (405) from "no such
+ * path" (404). Registered on the app before the surfaces, so it sees every route.
+ */
+export type AllowedMethods = (path: string) => readonly string[];
+
+export function trackAllowedMethods(app: FastifyInstance): AllowedMethods {
+  const methods = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*') || route.url.includes(':')) return;
+    const set = methods.get(route.url) ?? new Set<string>();
+    for (const method of [route.method].flat()) set.add(method);
+    methods.set(route.url, set);
+  });
+  return (path) => [...(methods.get(path) ?? [])].sort();
+}
+
+/**
+ * A surface's not-found handler: a path served with other methods answers 405 with Allow, in the
+ * envelope whatever the surface; anything else is 404, in the envelope unless `renderPage` takes it.
+ */
+export function notFoundHandler(
+  allowedMethods: AllowedMethods,
+  renderPage?: (request: FastifyRequest, reply: FastifyReply, path: string) => unknown,
+) {
+  return (request: FastifyRequest, reply: FastifyReply): unknown => {
+    const path = request.url.split('?')[0]!;
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendEnvelope(reply, 405, endpointNotFoundBody(request.method, path, allowed));
+    }
+    if (renderPage) return renderPage(request, reply, path);
+    return sendEnvelope(reply, 404, endpointNotFoundBody(request.method, path));
+  };
 }
 
 /**
@@ -180,7 +164,7 @@ export function createFrameworkErrorHandler(publicBaseUrl: string) {
     request.log.info({ err: { code: error.code } }, 'request refused by the router');
     const problem = error.code === 'FST_ERR_BAD_URL' ? problems.malformed : problems.tooLong;
     reply.headers(headers);
-    return sendError(request, reply, 400, validationErrorBody([problem]));
+    return sendEnvelope(reply, 400, validationErrorBody([problem]));
   };
 }
 

@@ -22,7 +22,7 @@ export {
   type InsightRecorderOptions,
   type SearchChannel,
 } from './recorder.js';
-export { INSIGHT_SCHEMA, INSIGHT_STEPS_TABLE, type InsightDialect } from './schema.js';
+export { INSIGHT_MIGRATIONS, type InsightDialect } from './schema.js';
 export {
   openInsightStore,
   openInsightStoreLazily,

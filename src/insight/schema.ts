@@ -1,16 +1,20 @@
+import type { LegacyLedger, Migration, MigrationSet } from '../storage/index.js';
+
 /**
- * The insight tables, as an ordered list of SQL steps per dialect. Step n is applied once, in
- * order, and recorded in `insight_schema_steps`, so a later step may alter what an earlier one
- * made; the list only ever grows. Days are ISO dates (`YYYY-MM-DD`, UTC) as text in both dialects,
- * so ranges compare the same way everywhere.
+ * The insight tables, applied by the shared migrations (src/storage/migrations.ts) under the
+ * component name `insight`; the list only ever grows, and each version's SQL is written out in
+ * full (not built from shared lists) so that it stays what it was when databases applied it. Days are ISO dates (`YYYY-MM-DD`, UTC) as
+ * text in both dialects, so ranges compare the same way everywhere. SQLite stores BIGINT as
+ * INTEGER affinity, so the same text serves both dialects.
  */
 export type InsightDialect = 'sqlite' | 'postgres';
 
-export const INSIGHT_STEPS_TABLE = 'insight_schema_steps';
-
-const COMMON_STEPS: readonly string[] = [
-  // Every answered search, including those whose text is withheld (asked by fewer than k clients).
-  `CREATE TABLE IF NOT EXISTS insight_searches (
+export const INSIGHT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    // Every answered search, including those whose text is withheld (asked by fewer than k clients).
+    name: 'searches per day, client class and channel',
+    sql: `CREATE TABLE IF NOT EXISTS insight_searches (
      day TEXT NOT NULL,
      client_class TEXT NOT NULL,
      channel TEXT NOT NULL,
@@ -19,8 +23,12 @@ const COMMON_STEPS: readonly string[] = [
      weak_matches BIGINT NOT NULL,
      PRIMARY KEY (day, client_class, channel)
    )`,
-  // Searches by normalised text: only texts asked by at least k distinct clients that day.
-  `CREATE TABLE IF NOT EXISTS insight_queries (
+  },
+  {
+    version: 2,
+    // Searches by normalised text: only texts asked by at least k distinct clients that day.
+    name: 'searches per query text',
+    sql: `CREATE TABLE IF NOT EXISTS insight_queries (
      day TEXT NOT NULL,
      query TEXT NOT NULL,
      client_class TEXT NOT NULL,
@@ -29,8 +37,12 @@ const COMMON_STEPS: readonly string[] = [
      weak_matches BIGINT NOT NULL,
      PRIMARY KEY (day, query, client_class)
    )`,
-  // Requests to discovery documents and /ask; agent is a name from the classification table or ''.
-  `CREATE TABLE IF NOT EXISTS insight_reads (
+  },
+  {
+    version: 3,
+    // Requests to discovery documents and /ask; agent is a name from the classification table or ''.
+    name: 'reads of discovery documents and /ask',
+    sql: `CREATE TABLE IF NOT EXISTS insight_reads (
      day TEXT NOT NULL,
      client_class TEXT NOT NULL,
      document TEXT NOT NULL,
@@ -38,15 +50,18 @@ const COMMON_STEPS: readonly string[] = [
      requests BIGINT NOT NULL,
      PRIMARY KEY (day, client_class, document, agent)
    )`,
+  },
 ];
 
-/** SQLite stores BIGINT as INTEGER affinity; the same text serves both dialects today. */
-export const INSIGHT_SCHEMA: Readonly<Record<InsightDialect, readonly string[]>> = {
-  sqlite: COMMON_STEPS,
-  postgres: COMMON_STEPS,
+/** Where insight recorded its steps before the shared ledger (`applied_at` as ISO text). */
+const LEGACY_LEDGER: LegacyLedger = {
+  table: 'insight_schema_steps',
+  versionColumn: 'step',
+  appliedAtColumn: 'applied_at',
 };
 
-export const STEPS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${INSIGHT_STEPS_TABLE} (
-  step INTEGER PRIMARY KEY,
-  applied_at TEXT NOT NULL
-)`;
+export const INSIGHT_MIGRATION_SET: MigrationSet = {
+  component: 'insight',
+  migrations: INSIGHT_MIGRATIONS,
+  legacy: LEGACY_LEDGER,
+};

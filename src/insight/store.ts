@@ -2,9 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config/index.js';
-import { openSqliteConnection, type SqliteConnection } from '../submissions/index.js';
+import {
+  migratePostgres,
+  migrateSqlite,
+  openSqliteConnection,
+  type SqliteConnection,
+} from '../storage/index.js';
 import type { ClientClass } from './classify.js';
-import { INSIGHT_SCHEMA, INSIGHT_STEPS_TABLE, STEPS_TABLE_SQL, type InsightDialect } from './schema.js';
+import { INSIGHT_MIGRATION_SET, type InsightDialect } from './schema.js';
 
 /** Counts of searches: per day, client class and channel (all searches) or per query text. */
 export interface SearchCounts {
@@ -63,19 +68,26 @@ export interface InsightStore {
   close(): Promise<void>;
 }
 
+/** The search count tables (schema.ts): the columns that, with the day, name a row. */
+const SEARCH_KEYS = {
+  insight_searches: ['client_class', 'channel'],
+  insight_queries: ['query', 'client_class'],
+} as const;
+
+const SEARCH_COUNTERS = ['searches', 'zero_results', 'weak_matches'] as const;
+
+/** Adds a row's three search counters to the stored row of the same day and keys (created if new). */
+function addSearchCounts(table: keyof typeof SEARCH_KEYS): string {
+  const columns = ['day', ...SEARCH_KEYS[table]].join(', ');
+  return `INSERT INTO ${table} (${columns}, ${SEARCH_COUNTERS.join(', ')})
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (${columns}) DO UPDATE SET
+      ${SEARCH_COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(',\n      ')}`;
+}
+
 const UPSERT = {
-  searches: `INSERT INTO insight_searches (day, client_class, channel, searches, zero_results, weak_matches)
-    VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT (day, client_class, channel) DO UPDATE SET
-      searches = insight_searches.searches + excluded.searches,
-      zero_results = insight_searches.zero_results + excluded.zero_results,
-      weak_matches = insight_searches.weak_matches + excluded.weak_matches`,
-  queries: `INSERT INTO insight_queries (day, query, client_class, searches, zero_results, weak_matches)
-    VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT (day, query, client_class) DO UPDATE SET
-      searches = insight_queries.searches + excluded.searches,
-      zero_results = insight_queries.zero_results + excluded.zero_results,
-      weak_matches = insight_queries.weak_matches + excluded.weak_matches`,
+  searches: addSearchCounts('insight_searches'),
+  queries: addSearchCounts('insight_queries'),
   reads: `INSERT INTO insight_reads (day, client_class, document, agent, requests)
     VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (day, client_class, document, agent) DO UPDATE SET
@@ -193,32 +205,12 @@ export function openInsightStoreLazily(database: DatabaseConfig): InsightStore {
   };
 }
 
-/** Applies the steps not yet recorded, in order; `run` executes one statement. */
-function pendingSteps(dialect: InsightDialect, applied: ReadonlySet<number>): [number, string][] {
-  return INSIGHT_SCHEMA[dialect]
-    .map((sql, index): [number, string] => [index + 1, sql])
-    .filter(([step]) => !applied.has(step));
-}
-
 export function openSqliteInsightStore(file: string): InsightStore {
   mkdirSync(dirname(file), { recursive: true });
   const db: SqliteConnection = openSqliteConnection(file);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA busy_timeout = 5000');
-  db.immediate(() => {
-    db.exec(STEPS_TABLE_SQL);
-    const applied = new Set(
-      db
-        .prepare<{ step: number }>(`SELECT step FROM ${INSIGHT_STEPS_TABLE}`)
-        .all()
-        .map((r) => Number(r.step)),
-    );
-    const record = db.prepare(`INSERT INTO ${INSIGHT_STEPS_TABLE} (step, applied_at) VALUES (?, ?)`);
-    for (const [step, sql] of pendingSteps('sqlite', applied)) {
-      db.exec(sql);
-      record.run(step, new Date().toISOString());
-    }
-  });
+  migrateSqlite(db, INSIGHT_MIGRATION_SET);
   const upsert = {
     searches: db.prepare(UPSERT.searches),
     queries: db.prepare(UPSERT.queries),
@@ -255,9 +247,6 @@ const numbered = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
-
-/** Arbitrary constant naming "insight schema set-up" among advisory locks. */
-const INSIGHT_SCHEMA_LOCK = 0x46d00015;
 
 export interface PostgresInsightOptions {
   /** Schema to create the tables in (created if missing); the server's search_path when unset. */
@@ -305,20 +294,8 @@ export async function openPostgresInsightStore(
   };
 
   try {
-    await transaction(async (client) => {
-      // Instances starting together apply the steps once.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [INSIGHT_SCHEMA_LOCK]);
-      if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(STEPS_TABLE_SQL);
-      const { rows } = await client.query<{ step: number }>(`SELECT step FROM ${INSIGHT_STEPS_TABLE}`);
-      for (const [step, sql] of pendingSteps('postgres', new Set(rows.map((r) => Number(r.step))))) {
-        await client.query(sql);
-        await client.query(`INSERT INTO ${INSIGHT_STEPS_TABLE} (step, applied_at) VALUES ($1, $2)`, [
-          step,
-          new Date().toISOString(),
-        ]);
-      }
-    });
+    // Instances starting together apply each migration once.
+    await transaction((client) => migratePostgres(client, INSIGHT_MIGRATION_SET, { schema }));
   } catch (error) {
     await pool.end();
     throw error;

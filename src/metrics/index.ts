@@ -103,33 +103,31 @@ export function createMetrics(): Metrics {
       });
     return outboxScrape;
   };
-  new Gauge({
-    name: 'frontdoor_outbox_pending',
-    help: 'Submissions waiting for delivery (all instances; read from the store at scrape time).',
-    registers: [registry],
-    async collect() {
-      const snapshot = await outbox();
-      if (snapshot) this.set(snapshot.pending);
-    },
-  });
-  new Gauge({
-    name: 'frontdoor_outbox_oldest_pending_age_seconds',
-    help: 'Age of the oldest submission waiting for delivery, in seconds (0 when none waits).',
-    registers: [registry],
-    async collect() {
-      const snapshot = await outbox();
-      if (snapshot) this.set(snapshot.oldestPendingAgeSeconds);
-    },
-  });
-  new Gauge({
-    name: 'frontdoor_outbox_dead',
-    help: 'Dead-lettered submissions in the store, waiting for an operator (submissions requeue).',
-    registers: [registry],
-    async collect() {
-      const snapshot = await outbox();
-      if (snapshot) this.set(snapshot.dead);
-    },
-  });
+  const outboxGauge = (name: string, help: string, pick: (snapshot: OutboxSnapshot) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const snapshot = await outbox();
+        if (snapshot) this.set(pick(snapshot));
+      },
+    });
+  outboxGauge(
+    'frontdoor_outbox_pending',
+    'Submissions waiting for delivery (all instances; read from the store at scrape time).',
+    (s) => s.pending,
+  );
+  outboxGauge(
+    'frontdoor_outbox_oldest_pending_age_seconds',
+    'Age of the oldest submission waiting for delivery, in seconds (0 when none waits).',
+    (s) => s.oldestPendingAgeSeconds,
+  );
+  outboxGauge(
+    'frontdoor_outbox_dead',
+    'Dead-lettered submissions in the store, waiting for an operator (submissions requeue).',
+    (s) => s.dead,
+  );
 
   let readAsk: (() => AskCounts) | null = null;
   const askGauge = (name: string, help: string, pick: (counts: AskCounts) => number) =>

@@ -3,15 +3,17 @@
  * index, and the Server-Sent Events writer the route streams with.
  */
 export {
+  answerMeta,
   createAskService,
+  passagesFirstAskedFor,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
   passageDocument,
   PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
 export type {
-  AnswerParts,
   AnswerSummary,
+  AskOutcome,
   AskCounts,
   AskService,
   AskServiceOptions,

@@ -69,16 +69,11 @@ export interface AskService {
   /** `answer`, for an example inside a document the server publishes: not counted in `counts`. */
   exampleAnswer(query: AskQuery, requestId: string): NlWebResponse;
   /**
-   * The same answer as UTF-8 JSON bytes, equal to `JSON.stringify(answer(query, requestId))`.
-   * Bytes, because sending a cached Buffer is about twice as fast as sending a string with
-   * non-ASCII characters (the answers quote with “ ” and join names with —).
+   * What the answer to a valid query holds apart from its ids: the same object again while it is
+   * cached (a writer may keep the answer's bytes beside it, see src/http/answer-bytes.ts). Counted
+   * in `counts` like `answer`.
    */
-  answerBody(query: AskQuery, requestId: string): Buffer;
-  /**
-   * `answerBody` in two pieces, for a writer that sends them without copying the cached part: the
-   * per-request head (`{"_meta":…,"content":`) as a string, then the cached rest as bytes.
-   */
-  answerParts(query: AskQuery, requestId: string): AnswerParts;
+  outcome(query: AskQuery): AskOutcome;
   /** Answers currently held by the cache (for monitoring and tests). */
   readonly cachedAnswerCount: number;
   /** Whether the answer to this query is in the cache now. */
@@ -98,13 +93,6 @@ export interface AskCounts {
   cacheHits: number;
 }
 
-/** An answer's JSON as `head + rest`: `head` holds the request's ids, `rest` is shared. */
-export interface AnswerParts {
-  head: string;
-  rest: Buffer;
-  summary: AnswerSummary;
-}
-
 /** What an answer found, in numbers: the same for every request with the same query. */
 export interface AnswerSummary {
   /** Results (pages) in the answer (0 for an answer that found nothing and for an elicitation). */
@@ -117,13 +105,14 @@ export interface AnswerSummary {
   topScore: number;
 }
 
-/** The part of an answer that depends only on the site and the query (not on ids). */
-interface CachedAnswer {
-  responseType: 'Answer' | 'Elicitation';
-  content: NlWebContentItem[];
-  /** `JSON.stringify(content)` and the answer's closing brace, as UTF-8. */
-  rest: Buffer;
-  summary: AnswerSummary;
+/**
+ * The part of an answer that depends only on the site and the query (not on ids): the same for
+ * every request with the same query. Frozen, because it is shared by every request that asks it.
+ */
+export interface AskOutcome {
+  readonly responseType: 'Answer' | 'Elicitation';
+  readonly content: readonly NlWebContentItem[];
+  readonly summary: AnswerSummary;
 }
 
 const NOTHING_FOUND: AnswerSummary = Object.freeze({
@@ -133,16 +122,12 @@ const NOTHING_FOUND: AnswerSummary = Object.freeze({
   topScore: 0,
 });
 
-const cachedAnswer = (
-  responseType: CachedAnswer['responseType'],
+const outcomeOf = (
+  responseType: AskOutcome['responseType'],
   content: NlWebContentItem[],
   summary: AnswerSummary,
-): CachedAnswer => ({
-  responseType,
-  content,
-  rest: Buffer.from(`${JSON.stringify(content)}}`),
-  summary: Object.freeze(summary),
-});
+): AskOutcome =>
+  Object.freeze({ responseType, content: Object.freeze(content), summary: Object.freeze(summary) });
 
 interface Entry {
   page: Page;
@@ -183,9 +168,13 @@ export function createAskService(
   };
 
   const entries = new Map<string, Entry>();
-  for (const page of site.pages)
+  // Every page's absolute URL, made once: parsing a URL per result was a tenth of a new answer's cost.
+  const pageUrls = new Map<Page, string>();
+  for (const page of site.pages) {
+    pageUrls.set(page, pageLink(page, null));
     for (const passage of page.passages)
       entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
+  }
   const passageCount = entries.size;
   // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
   const index =
@@ -234,13 +223,13 @@ export function createAskService(
     const { page, hits, score } = ranked;
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
-    const url = pageLink(page, null);
+    const url = pageUrls.get(page)!;
     const others = (copies.groups.get(page.url) ?? [])
       .filter((u) => u !== page.url)
       .slice(0, MAX_COPIES_LISTED)
       .map((u) => {
         const copy = pagesByUrl.get(u)!;
-        return { url: pageLink(copy, null), name: copy.title };
+        return { url: pageUrls.get(copy)!, name: copy.title };
       });
     const data: AskResult = {
       '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
@@ -261,7 +250,7 @@ export function createAskService(
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
 
-  const compute = (text: string, maxResults: number, scope: string | null): CachedAnswer => {
+  const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
     const ranked = rankPages(
       { index, entries, names, copies, allow: scope === null ? undefined : scopeMask(scope) },
       text,
@@ -269,7 +258,7 @@ export function createAskService(
     );
     const queryTermCount = analyzeQuery(text).length;
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
-      return cachedAnswer(
+      return outcomeOf(
         'Elicitation',
         [{ type: 'text', text: elicitationText(text, siteName) }],
         NOTHING_FOUND,
@@ -277,7 +266,7 @@ export function createAskService(
     }
     const resources = ranked.pages.map(toResource);
     const best = ranked.pages[0];
-    return cachedAnswer(
+    return outcomeOf(
       'Answer',
       [{ type: 'text', text: summaryText(text, siteName, resources, ranked, scope) }, ...resources],
       {
@@ -290,7 +279,7 @@ export function createAskService(
   };
 
   // Answers are pure functions of (site, query), so repeated questions are served from memory.
-  const cache = new LruCache<string, CachedAnswer>(options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE);
+  const cache = new LruCache<string, AskOutcome>(options.cacheSize ?? DEFAULT_ANSWER_CACHE_SIZE);
   // A caller that asks with the same query object again (the fast path keeps parsed URLs) skips
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
   const keys = new WeakMap<
@@ -307,11 +296,11 @@ export function createAskService(
     keys.set(query, { text: query.text, maxResults: query.maxResults, scope, key });
     return key;
   };
-  const computeFor = (query: AskQuery): CachedAnswer =>
+  const computeFor = (query: AskQuery): AskOutcome =>
     compute(normaliseQuery(query.text), query.maxResults, scopeOf(query));
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
-  const lookup = (query: AskQuery, counted = true): CachedAnswer => {
-    let answer: CachedAnswer | undefined;
+  const lookup = (query: AskQuery, counted = true): AskOutcome => {
+    let answer: AskOutcome | undefined;
     if (cache.capacity === 0) answer = computeFor(query);
     else {
       const key = cacheKey(query);
@@ -328,29 +317,6 @@ export function createAskService(
     return answer;
   };
 
-  const metaOf = (
-    query: AskQuery,
-    responseType: CachedAnswer['responseType'],
-    requestId: string,
-  ): NlWebMeta => ({
-    response_type: responseType,
-    version: NLWEB_VERSION,
-    ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
-    request_id: requestId,
-  });
-
-  // `JSON.stringify` of metaOf's object, written out: the members in the same order.
-  const headStart = (responseType: CachedAnswer['responseType']) =>
-    `{"_meta":{"response_type":"${responseType}","version":${JSON.stringify(NLWEB_VERSION)},`;
-  const HEAD_START = { Answer: headStart('Answer'), Elicitation: headStart('Elicitation') };
-  const answerParts = (query: AskQuery, requestId: string): AnswerParts => {
-    const cached = lookup(query);
-    const conversation =
-      query.conversationId !== null ? `"conversation_id":${JSON.stringify(query.conversationId)},` : '';
-    const head = `${HEAD_START[cached.responseType]}${conversation}"request_id":${JSON.stringify(requestId)}},"content":`;
-    return { head, rest: cached.rest, summary: cached.summary };
-  };
-
   return {
     pageCount: site.pages.length,
     passageCount,
@@ -359,25 +325,35 @@ export function createAskService(
     streams: options.streams ?? new StreamRegistry(streaming),
     index,
     answer(query, requestId) {
-      const cached = lookup(query);
+      const outcome = lookup(query);
       // A fresh array, so a caller that changes its answer cannot change the cached one.
-      return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
+      return { _meta: answerMeta(query, outcome.responseType, requestId), content: [...outcome.content] };
     },
     exampleAnswer(query, requestId) {
-      const cached = lookup(query, false);
-      return { _meta: metaOf(query, cached.responseType, requestId), content: [...cached.content] };
+      const outcome = lookup(query, false);
+      return { _meta: answerMeta(query, outcome.responseType, requestId), content: [...outcome.content] };
     },
+    outcome: (query) => lookup(query),
     get cachedAnswerCount() {
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
     summary: (query) => lookup(query, false).summary,
     counts,
-    answerParts,
-    answerBody: (query, requestId) => {
-      const { head, rest } = answerParts(query, requestId);
-      return Buffer.concat([Buffer.from(head), rest]);
-    },
+  };
+}
+
+/** An answer's `_meta`: the one place its members and their order are written. */
+export function answerMeta(
+  query: AskQuery,
+  responseType: AskOutcome['responseType'],
+  requestId: string,
+): NlWebMeta {
+  return {
+    response_type: responseType,
+    version: NLWEB_VERSION,
+    ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
+    request_id: requestId,
   };
 }
 
@@ -446,6 +422,14 @@ interface RankingContext {
   allow: Uint8Array | undefined;
 }
 
+/**
+ * Passages the ranking first asks the index for, to find `maxResults` pages (it asks for twice as
+ * many while too few pages are found): several passages of one page, and copies, share a result.
+ */
+export function passagesFirstAskedFor(maxResults: number): number {
+  return Math.max(50, maxResults * 10);
+}
+
 /** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
 export const NAME_MATCH_BOOST = 4;
 /** Share of the page's 2nd and 3rd best sections' scores added to its best. */
@@ -464,7 +448,7 @@ function rankPages(
   maxResults: number,
 ): { pages: RankedPage[]; outcome: SearchOutcome } {
   const passageCount = ctx.index.core.docCount;
-  let limit = Math.min(passageCount, Math.max(50, maxResults * 10));
+  let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
     const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
     const byPage = new Map<string, SearchResult[]>();

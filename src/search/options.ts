@@ -111,14 +111,15 @@ export const DEFAULT_RANKING: RankingOptions = {
   },
 };
 
+/** The same parameters for every field. */
+function everyField(params: FieldParams): Record<FieldName, FieldParams> {
+  return Object.fromEntries(FIELD_NAMES.map((f) => [f, { ...params }])) as Record<FieldName, FieldParams>;
+}
+
 /** Plain BM25 (k1 1.2, b 0.75, every field alike), every extra off. */
 export const PLAIN_BM25: RankingOverrides = {
   k1: 1.2,
-  fields: {
-    title: { weight: 1, b: 0.75 },
-    headings: { weight: 1, b: 0.75 },
-    body: { weight: 1, b: 0.75 },
-  },
+  fields: everyField({ weight: 1, b: 0.75 }),
   dropQuestionWords: false,
   proximity: { enabled: false },
   feedback: { enabled: false },

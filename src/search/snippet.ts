@@ -179,10 +179,19 @@ export function makeSnippet(
   return finish(clean, start, end, hits);
 }
 
+const TRAILING_CUT = /[\s,;:]/u;
+
+/** `text` without trailing white space, commas, semicolons and colons (a backward scan: a `…+$` regex retries at every space). */
+function trimEndPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING_CUT.test(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 function finish(clean: string, start: number, end: number, hits: Hit[]): Snippet {
   let body = clean.slice(start, end);
   // Trim trailing punctuation before an ellipsis so it reads "word…" not "word,…".
-  if (end < clean.length) body = body.replace(/[\s,;:]+$/u, '');
+  if (end < clean.length) body = trimEndPunctuation(body);
   const prefix = start > 0 ? ELLIPSIS : '';
   const suffix = end < clean.length ? ELLIPSIS : '';
   const text = prefix + body + suffix;

@@ -15,11 +15,18 @@ import {
   type LeadPersona,
 } from '../contract/index.js';
 import { encodePagePath, escapeHtml } from '../content/index.js';
+import { DEFAULT_DEMO_PATH } from './paths.js';
 
 /**
- * The demo request form and the document suggestion form. Bounds come from the contract schemas,
- * the persona choices from the contract's persona table. Without JavaScript they post
- * (urlencoded) to the site's form routes; forms.js turns them into JSON posts to the API.
+ * The demo request form and the document suggestion form, each described once (FORMS below):
+ * every place that renders or serves a form reads its descriptor instead of asking which form it
+ * is. Bounds come from the contract schemas, the persona choices from the contract's persona
+ * table. Without JavaScript they post (urlencoded) to the site's form routes; forms.js turns them
+ * into JSON posts to the API.
+ *
+ * One word per form: "demo" is the contract's ("a demo request", `requestDemo`) and the content's
+ * (front matter `form: demo`). "Lead" stays only where the contract fixes it: the operation's path
+ * `/api/leads` and its schemas (`LeadRequest`, `LeadSuccess`).
  */
 
 export type FormKind = 'demo' | 'suggestion';
@@ -32,22 +39,6 @@ export interface FormState {
   formError?: string;
 }
 
-export const FORM_ACTIONS: Record<FormKind, string> = {
-  demo: '/forms/demo-request',
-  suggestion: '/forms/document-suggestion',
-};
-
-export const FORM_API_ENDPOINTS: Record<FormKind, string> = {
-  demo: SUBMISSION_PATHS.lead,
-  suggestion: SUBMISSION_PATHS.suggestion,
-};
-
-/** Element id of the section holding each form; the no-JS post returns to it. */
-export const FORM_ANCHORS: Record<FormKind, string> = {
-  demo: 'demo-form',
-  suggestion: 'suggestion-form',
-};
-
 interface FieldSpec {
   name: string;
   label: string;
@@ -59,7 +50,7 @@ interface FieldSpec {
   hint?: string;
 }
 
-const LEAD_FIELDS: readonly FieldSpec[] = [
+const DEMO_REQUEST_FIELDS: readonly FieldSpec[] = [
   // The contract accepts `name` or `firstName` + `lastName`; the form asks for the pair.
   { name: 'firstName', label: 'First name', control: 'input', autocomplete: 'given-name', required: true },
   { name: 'lastName', label: 'Last name', control: 'input', autocomplete: 'family-name', required: true },
@@ -136,23 +127,127 @@ const SUGGESTION_FIELDS: readonly FieldSpec[] = [
   },
 ];
 
-const SCHEMAS: Record<FormKind, TObject> = { demo: LeadRequestSchema, suggestion: SuggestionRequestSchema };
-const FIELDS: Record<FormKind, readonly FieldSpec[]> = { demo: LEAD_FIELDS, suggestion: SUGGESTION_FIELDS };
+/** Everything that differs between the forms; the code around them reads these, never the kind. */
+export interface FormDescriptor {
+  kind: FormKind;
+  /** The no-JavaScript post's address; `${action}/sent` is its confirmation page. */
+  action: string;
+  /** The API operation forms.js posts to. */
+  apiPath: string;
+  /** Element id of the section holding the form; the no-JS post returns to it. */
+  anchor: string;
+  schema: TObject;
+  fields: readonly FieldSpec[];
+  companyTypes: readonly CompanyType[];
+  /**
+   * The suggestion form follows the page's audience: on an audience page (e.g. /solutions/cros)
+   * it preselects that company type, and a failed post is shown again on the audience page of the
+   * company type sent.
+   */
+  followsAudience: boolean;
+  /** The contract's either-or `name` rule, shown on first name (an empty last name is marked too). */
+  nameRule: { shownOn: string; alsoMarks: string } | null;
+  /** What a page carrying the form is (schema.org type); null: the page's own kind. */
+  pageKind: 'ContactPage' | null;
+  /** Beside the page text (with a link down to it on narrow screens), or after it. */
+  placement: 'side' | 'after';
+  /** A field a link may fill in (the insight report turns a search that found nothing into one). */
+  prefillField: string | null;
+  /** The page the site serves when no content page carries the form; null: none. */
+  builtInPage: {
+    path: string;
+    title: string;
+    lead: string;
+    description: (siteName: string) => string;
+  } | null;
+  texts: {
+    heading: string;
+    intro: string;
+    button: string;
+    note: string;
+    /** What was sent, in "Your … could not be sent just now". */
+    noun: string;
+    thanksHeading: string;
+    thanksText: string;
+    confirmationTitle: string;
+    confirmationDescription: string;
+    standaloneTitle: string;
+    standaloneDescription: (siteName: string) => string;
+  };
+}
+
+export const FORMS: Readonly<Record<FormKind, FormDescriptor>> = {
+  demo: {
+    kind: 'demo',
+    action: '/forms/demo-request',
+    apiPath: SUBMISSION_PATHS.lead,
+    anchor: 'demo-form',
+    schema: LeadRequestSchema,
+    fields: DEMO_REQUEST_FIELDS,
+    companyTypes: COMPANY_TYPES,
+    followsAudience: false,
+    nameRule: { shownOn: 'firstName', alsoMarks: 'lastName' },
+    pageKind: 'ContactPage',
+    placement: 'side',
+    prefillField: null,
+    builtInPage: {
+      path: DEFAULT_DEMO_PATH,
+      title: 'Request a demo',
+      lead: 'Tell us who you are and what you would like to see, and we will be in touch to arrange a time.',
+      description: (siteName) => `See ${siteName} in a demo tailored to your team.`,
+    },
+    texts: {
+      heading: 'Request a demo',
+      intro: 'Tell us a little about your team and we will arrange a demo around the way you work.',
+      button: 'Request a demo',
+      note: 'We use these details only to arrange and follow up on your demo.',
+      noun: 'request',
+      thanksHeading: 'Thank you: your demo request has been received',
+      thanksText: 'Our team will contact you at the e-mail address you gave to arrange a time.',
+      confirmationTitle: 'Demo request received',
+      confirmationDescription: 'Thank you for requesting a demo.',
+      standaloneTitle: 'Request a demo',
+      standaloneDescription: (siteName) => `Request a demo of ${siteName}.`,
+    },
+  },
+  suggestion: {
+    kind: 'suggestion',
+    action: '/forms/document-suggestion',
+    apiPath: SUBMISSION_PATHS.suggestion,
+    anchor: 'suggestion-form',
+    schema: SuggestionRequestSchema,
+    fields: SUGGESTION_FIELDS,
+    companyTypes: SUGGESTION_COMPANY_TYPES,
+    followsAudience: true,
+    nameRule: null,
+    pageKind: null,
+    placement: 'after',
+    prefillField: 'suggestion',
+    builtInPage: null,
+    texts: {
+      heading: 'Suggest a document',
+      intro: 'Missing a document you derive from the protocol? Tell our product team which one would help.',
+      button: 'Send suggestion',
+      note: 'Your suggestion goes to our product team for review.',
+      noun: 'suggestion',
+      thanksHeading: 'Thank you: your suggestion has been received',
+      thanksText: 'Our product team reviews every suggestion when planning new document types.',
+      confirmationTitle: 'Suggestion received',
+      confirmationDescription: 'Thank you for suggesting a document.',
+      standaloneTitle: 'Suggest a document',
+      standaloneDescription: (siteName) => `Suggest a protocol-derived document for ${siteName} to generate.`,
+    },
+  },
+};
 
 /** Field bounds as the contract schema states them. */
-function boundsOf(kind: FormKind, field: string): { maxLength?: number; minLength?: number } {
-  const properties = SCHEMAS[kind].properties;
-  const schema = properties[field];
-  if (!schema) throw new Error(`the ${kind} contract schema has no field ${field}`);
+function boundsOf(form: FormDescriptor, field: string): { maxLength?: number; minLength?: number } {
+  const schema = form.schema.properties[field];
+  if (!schema) throw new Error(`the ${form.kind} contract schema has no field ${field}`);
   const bounds: { maxLength?: number; minLength?: number } = {};
   if (typeof schema.maxLength === 'number') bounds.maxLength = schema.maxLength;
   if (typeof schema.minLength === 'number') bounds.minLength = schema.minLength;
   return bounds;
-}
-
-/** Company types offered by each form: the suggestion form only those the contract lets suggest. */
-function companyTypesOf(kind: FormKind): readonly CompanyType[] {
-  return kind === 'demo' ? COMPANY_TYPES : SUGGESTION_COMPANY_TYPES;
 }
 
 /** The company type a suggestion form preselects on an audience page (e.g. /solutions/cros → cro). */
@@ -163,15 +258,15 @@ export function companyTypeForPage(path: string): CompanyType | null {
 }
 
 /** The label a visitor sees for a contract field (used in messages). */
-export function fieldLabel(kind: FormKind, field: string): string | null {
+export function fieldLabel(form: FormDescriptor, field: string): string | null {
   if (field === 'name') return 'Name';
-  return FIELDS[kind].find((spec) => spec.name === field)?.label ?? null;
+  return form.fields.find((spec) => spec.name === field)?.label ?? null;
 }
 
-/** Where a problem is shown: `name` (either-or rule) belongs to the first-name field. */
-function fieldShowingProblem(kind: FormKind, field: string): string | null {
-  if (kind === 'demo' && field === 'name') return 'firstName';
-  return FIELDS[kind].some((spec) => spec.name === field) ? field : null;
+/** Where a problem is shown: `name` (either-or rule) belongs to the field the rule names. */
+function fieldShowingProblem(form: FormDescriptor, field: string): string | null {
+  if (field === 'name' && form.nameRule) return form.nameRule.shownOn;
+  return form.fields.some((spec) => spec.name === field) ? field : null;
 }
 
 /**
@@ -179,7 +274,7 @@ function fieldShowingProblem(kind: FormKind, field: string): string | null {
  * the persona rule explained in terms of the form's choices rather than slugs.
  */
 export function describeProblemForVisitor(
-  kind: FormKind,
+  form: FormDescriptor,
   problem: FieldProblem,
   values: Readonly<Record<string, string>>,
 ): string {
@@ -191,16 +286,16 @@ export function describeProblemForVisitor(
       ? `Choose an area listed under “${label}”, or change the organization type.`
       : 'Choose an area that belongs to your organization type.';
   }
-  const label = fieldLabel(kind, problem.field) ?? problem.field;
+  const label = fieldLabel(form, problem.field) ?? problem.field;
   return `${label} ${problem.message}.`;
 }
 
-function idOf(kind: FormKind, field: string): string {
-  return `${kind}-${field}`;
+function idOf(form: FormDescriptor, field: string): string {
+  return `${form.kind}-${field}`;
 }
 
-function renderCompanyTypeSelect(kind: FormKind, id: string, value: string, attrs: string): string {
-  const options = companyTypesOf(kind).map(
+function renderCompanyTypeSelect(form: FormDescriptor, id: string, value: string, attrs: string): string {
+  const options = form.companyTypes.map(
     (type) =>
       `<option value="${type}"${type === value ? ' selected' : ''}>${escapeHtml(COMPANY_TYPE_LABELS[type])}</option>`,
   );
@@ -208,19 +303,19 @@ function renderCompanyTypeSelect(kind: FormKind, id: string, value: string, attr
 }
 
 function renderPersonaSelect(
-  kind: FormKind,
+  form: FormDescriptor,
   id: string,
   value: string,
   companyType: string,
   attrs: string,
 ): string {
   // A persona listed under two company types is selected once: in the chosen type's group if any.
-  const selectedGroup = companyTypesOf(kind).find(
+  const selectedGroup = form.companyTypes.find(
     (type) =>
-      (type === companyType || !companyTypesOf(kind).includes(companyType as CompanyType)) &&
+      (type === companyType || !form.companyTypes.includes(companyType as CompanyType)) &&
       (PERSONAS_BY_COMPANY_TYPE[type] as readonly string[]).includes(value),
   );
-  const groups = companyTypesOf(kind).map((type) => {
+  const groups = form.companyTypes.map((type) => {
     const options = (PERSONAS_BY_COMPANY_TYPE[type] as readonly LeadPersona[]).map(
       (persona) =>
         `<option value="${persona}"${type === selectedGroup && persona === value ? ' selected' : ''}>${escapeHtml(
@@ -233,16 +328,16 @@ function renderPersonaSelect(
 }
 
 function renderField(
-  kind: FormKind,
+  form: FormDescriptor,
   spec: FieldSpec,
   state: FormState,
   fieldErrors: Map<string, string[]>,
 ): string {
-  const id = idOf(kind, spec.name);
+  const id = idOf(form, spec.name);
   const value = state.values[spec.name] ?? '';
   const errors = fieldErrors.get(spec.name);
   const described = [spec.hint ? `${id}-hint` : '', `${id}-error`].filter((part) => part !== '').join(' ');
-  const bounds = spec.control === 'input' || spec.control === 'textarea' ? boundsOf(kind, spec.name) : {};
+  const bounds = spec.control === 'input' || spec.control === 'textarea' ? boundsOf(form, spec.name) : {};
   const attrs = [
     spec.required ? ' required' : '',
     bounds.maxLength !== undefined ? ` maxlength="${bounds.maxLength}"` : '',
@@ -261,10 +356,10 @@ function renderField(
       control = `<textarea id="${id}" name="${spec.name}" rows="5"${attrs}>${escapeHtml(value)}</textarea>`;
       break;
     case 'company-type':
-      control = renderCompanyTypeSelect(kind, id, value, attrs);
+      control = renderCompanyTypeSelect(form, id, value, attrs);
       break;
     case 'persona':
-      control = renderPersonaSelect(kind, id, value, state.values.companyType ?? '', attrs);
+      control = renderPersonaSelect(form, id, value, state.values.companyType ?? '', attrs);
       break;
   }
   const optional = spec.required ? '' : ' <span class="optional">(optional)</span>';
@@ -289,69 +384,60 @@ export interface FormContext {
 const EMPTY_STATE: FormState = { values: {}, problems: [] };
 
 /** Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower). */
-export function acceptsSourcePage(kind: FormKind, path: string): boolean {
-  const schema = SCHEMAS[kind].properties.sourcePage!;
+export function acceptsSourcePage(form: FormDescriptor, path: string): boolean {
+  const schema = form.schema.properties.sourcePage!;
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
   return path.length <= maxLength && (pattern === null || pattern.test(path));
 }
 
-export function renderForm(kind: FormKind, context: FormContext): string {
+export function renderForm(form: FormDescriptor, context: FormContext): string {
   const state = context.state ?? EMPTY_STATE;
   const values = { ...state.values };
-  if (kind === 'suggestion' && values.companyType === undefined) {
+  if (form.followsAudience && values.companyType === undefined) {
     const preselected = companyTypeForPage(context.pagePath);
-    if (preselected && (SUGGESTION_COMPANY_TYPES as readonly string[]).includes(preselected))
-      values.companyType = preselected;
+    if (preselected && form.companyTypes.includes(preselected)) values.companyType = preselected;
   }
   const shownState: FormState = { ...state, values };
 
   const fieldErrors = new Map<string, string[]>();
   const summary: string[] = [];
   for (const problem of state.problems) {
-    const text = describeProblemForVisitor(kind, problem, values);
-    const field = fieldShowingProblem(kind, problem.field);
+    const text = describeProblemForVisitor(form, problem, values);
+    const field = fieldShowingProblem(form, problem.field);
     if (field) {
       fieldErrors.set(field, [...(fieldErrors.get(field) ?? []), text]);
-      summary.push(`<li><a href="#${idOf(kind, field)}">${escapeHtml(text)}</a></li>`);
+      summary.push(`<li><a href="#${idOf(form, field)}">${escapeHtml(text)}</a></li>`);
     } else {
       summary.push(`<li>${escapeHtml(text)}</li>`);
     }
   }
   if (state.formError) summary.push(`<li>${escapeHtml(state.formError)}</li>`);
   // The either-or name rule also marks an empty last name as invalid (its message is on first name).
-  if (kind === 'demo' && fieldErrors.has('firstName') && !values.lastName) fieldErrors.set('lastName', []);
+  const { nameRule, kind, texts } = form;
+  if (nameRule && fieldErrors.has(nameRule.shownOn) && !values[nameRule.alsoMarks])
+    fieldErrors.set(nameRule.alsoMarks, []);
 
-  const fields = FIELDS[kind].map((spec) => renderField(kind, spec, shownState, fieldErrors));
-  const sourcePage = acceptsSourcePage(kind, context.pagePath)
+  const fields = form.fields.map((spec) => renderField(form, spec, shownState, fieldErrors));
+  const sourcePage = acceptsSourcePage(form, context.pagePath)
     ? `<input type="hidden" name="sourcePage" value="${escapeHtml(context.pagePath)}">`
     : '';
   const errorSummary = summary.length > 0 ? `<h3>Please check the form</h3><ul>${summary.join('')}</ul>` : '';
-  const intro =
-    kind === 'demo'
-      ? 'Tell us a little about your team and we will arrange a demo around the way you work.'
-      : 'Missing a document you derive from the protocol? Tell our product team which one would help.';
-  const heading = kind === 'demo' ? 'Request a demo' : 'Suggest a document';
-  const button = kind === 'demo' ? 'Request a demo' : 'Send suggestion';
-  const note =
-    kind === 'demo'
-      ? 'We use these details only to arrange and follow up on your demo.'
-      : 'Your suggestion goes to our product team for review.';
 
   return [
     `<div class="form-card">`,
-    `<h2 id="${kind}-form-title">${heading}</h2>`,
-    `<p class="form-intro">${intro}</p>`,
+    `<h2 id="${kind}-form-title">${texts.heading}</h2>`,
+    `<p class="form-intro">${texts.intro}</p>`,
     `<div class="form-success" data-form-success role="status" aria-live="polite" tabindex="-1"></div>`,
     // What forms.js shows after a successful post, written once here (no copy of the text in JS).
-    `<template data-success-template>${confirmationHtml(kind, {
+    `<template data-success-template>${confirmationHtml(form, {
       mailto: true,
       salesEmail: context.salesEmail,
       backPath: null,
       backTitle: null,
     })}</template>`,
-    `<form class="site-form" method="post" action="${FORM_ACTIONS[kind]}#${FORM_ANCHORS[kind]}" `,
-    `aria-labelledby="${kind}-form-title" data-enhance-form="${kind}" data-endpoint="${FORM_API_ENDPOINTS[kind]}"`,
+    `<form class="site-form" method="post" action="${form.action}#${form.anchor}" `,
+    `aria-labelledby="${kind}-form-title" data-enhance-form="${kind}" data-endpoint="${form.apiPath}"`,
     ` data-sales-email="${escapeHtml(context.salesEmail)}">`,
     `<div class="form-errors" data-form-errors aria-live="assertive" tabindex="-1">${errorSummary}</div>`,
     `<div class="form-grid">${fields.join('')}</div>`,
@@ -361,8 +447,8 @@ export function renderForm(kind: FormKind, context: FormContext): string {
     `<div class="form-trap" aria-hidden="true"><label for="${kind}-${HONEYPOT_FIELD}">Leave this field empty</label>`,
     `<input id="${kind}-${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" type="text" value="" tabindex="-1" autocomplete="off" data-honeypot></div>`,
     '<div class="form-actions">',
-    `<button class="button button-primary" type="submit">${button}</button>`,
-    `<p class="form-note">${note}</p>`,
+    `<button class="button button-primary" type="submit">${texts.button}</button>`,
+    `<p class="form-note">${texts.note}</p>`,
     '</div>',
     '</form>',
     '</div>',
@@ -370,9 +456,9 @@ export function renderForm(kind: FormKind, context: FormContext): string {
 }
 
 /** The section around a form, with the anchor the no-JS post returns to. */
-export function renderFormSection(kind: FormKind, context: FormContext): string {
-  return `<section class="form-section" id="${FORM_ANCHORS[kind]}" aria-labelledby="${kind}-form-title">${renderForm(
-    kind,
+export function renderFormSection(form: FormDescriptor, context: FormContext): string {
+  return `<section class="form-section" id="${form.anchor}" aria-labelledby="${form.kind}-form-title">${renderForm(
+    form,
     context,
   )}</section>`;
 }
@@ -388,18 +474,9 @@ export interface ConfirmationOptions {
 }
 
 /** The inside of the "thank you" panel; the mailbox paragraph is marked so forms.js can drop it. */
-export function confirmationHtml(kind: FormKind, options: ConfirmationOptions): string {
+export function confirmationHtml(form: FormDescriptor, options: ConfirmationOptions): string {
   const h = `h${options.headingLevel ?? 2}`;
-  const parts =
-    kind === 'demo'
-      ? [
-          `<${h}>Thank you: your demo request has been received</${h}>`,
-          '<p>Our team will contact you at the e-mail address you gave to arrange a time.</p>',
-        ]
-      : [
-          `<${h}>Thank you: your suggestion has been received</${h}>`,
-          '<p>Our product team reviews every suggestion when planning new document types.</p>',
-        ];
+  const parts = [`<${h}>${form.texts.thanksHeading}</${h}>`, `<p>${form.texts.thanksText}</p>`];
   if (options.mailto && options.salesEmail)
     parts.push(
       `<p data-if-mailto>If you would like to add anything, write to <a href="mailto:${escapeHtml(
@@ -414,6 +491,6 @@ export function confirmationHtml(kind: FormKind, options: ConfirmationOptions): 
 }
 
 /** The "thank you" panel on the confirmation page a successful no-JS post is redirected to. */
-export function renderConfirmation(kind: FormKind, options: ConfirmationOptions): string {
-  return `<div class="form-success" role="status">${confirmationHtml(kind, options)}</div>`;
+export function renderConfirmation(form: FormDescriptor, options: ConfirmationOptions): string {
+  return `<div class="form-success" role="status">${confirmationHtml(form, options)}</div>`;
 }

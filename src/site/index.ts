@@ -15,15 +15,14 @@ export {
   shortTitleOf,
 } from './paths.js';
 export { assetUrl, siteAssets } from './assets.js';
-export { FORM_ACTIONS, FORM_ANCHORS, type FormKind, type FormState } from './forms.js';
+export { FORMS, type FormDescriptor, type FormKind, type FormState } from './forms.js';
 export {
-  renderBuiltInDemoPage,
   renderConfirmationPage,
   renderContentPage,
   renderErrorPage,
   renderNotFoundPage,
   renderSearchPage,
-  renderStandaloneFormPage,
+  renderFormFallbackPage,
   type SiteView,
 } from './pages.js';
 export { HTML_TYPE, renderSite, type RenderedSite, type Representation } from './render-cache.js';

@@ -1,21 +1,14 @@
 import { encodePagePath, escapeHtml, htmlOf, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
 import {
-  FORM_ANCHORS,
+  FORMS,
   renderConfirmation,
   renderFormSection,
-  type FormKind,
+  type FormDescriptor,
   type FormState,
 } from './forms.js';
 import { renderLayout, type PageKind } from './layout.js';
-import {
-  childrenOf,
-  DEFAULT_DEMO_PATH,
-  demoPathOf,
-  markdownPathOf,
-  navigationOf,
-  shortTitleOf,
-} from './paths.js';
+import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
 
 /** What every template needs: the content and the public base URL for absolute links. */
 export interface SiteView {
@@ -25,12 +18,14 @@ export interface SiteView {
 
 /** A form placed on the page being rendered, with the state of a failed no-JS submission. */
 export interface PageForm {
-  kind: FormKind;
+  form: FormDescriptor;
   state?: FormState;
 }
 
-/** On narrow screens the demo form comes after the page text: this link leads straight to it. */
-const JUMP_TO_DEMO_FORM = `<p class="jump-to-form"><a class="button button-primary" href="#${FORM_ANCHORS.demo}">Go to the form</a></p>`;
+/** On narrow screens a form beside the text comes after it: this link leads straight to it. */
+function jumpToForm(form: FormDescriptor): string {
+  return `<p class="jump-to-form"><a class="button button-primary" href="#${form.anchor}">Go to the form</a></p>`;
+}
 
 function isDocumentation(url: string): boolean {
   return url === '/docs' || url === '/docs/' || url.startsWith('/docs/');
@@ -38,7 +33,8 @@ function isDocumentation(url: string): boolean {
 
 function kindOf(page: Page, hasChildren: boolean): PageKind {
   if (isDocumentation(page.url)) return 'TechArticle';
-  if (page.form === 'demo') return 'ContactPage';
+  const formPageKind = page.form ? FORMS[page.form].pageKind : null;
+  if (formPageKind) return formPageKind;
   if (page.url !== '/' && page.url.endsWith('/') && hasChildren) return 'CollectionPage';
   return 'WebPage';
 }
@@ -56,7 +52,7 @@ function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3'): string 
 }
 
 function formSection(view: SiteView, page: Pick<Page, 'url'>, form: PageForm): string {
-  return renderFormSection(form.kind, {
+  return renderFormSection(form.form, {
     pagePath: page.url,
     salesEmail: view.site.info.salesEmail,
     ...(form.state ? { state: form.state } : {}),
@@ -66,7 +62,8 @@ function formSection(view: SiteView, page: Pick<Page, 'url'>, form: PageForm): s
 /** The page's form as the content asks for it (front matter `form`), with a submission's state. */
 function formOf(page: Page, state?: FormState): PageForm | null {
   if (!page.form) return null;
-  return state ? { kind: page.form, state } : { kind: page.form };
+  const form = FORMS[page.form];
+  return state ? { form, state } : { form };
 }
 
 /** A decorative drawing for the home hero: one source document feeding three derived ones. */
@@ -165,9 +162,8 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
           'h3',
         )}</section>`
       : '';
-  // The demo form sits beside the page's text; other forms follow it.
-  const side = form?.kind === 'demo' ? formSection(view, page, form) : '';
-  const after = listing + (form && form.kind !== 'demo' ? formSection(view, page, form) : '');
+  const side = form?.form.placement === 'side' ? formSection(view, page, form) : '';
+  const after = listing + (form && form.form.placement === 'after' ? formSection(view, page, form) : '');
   // A body that brings its own h1 is shown without the layout's page header (one h1 per page).
   const ownHeading = page.headings.some((heading) => heading.level === 1);
   const html = htmlOf(page);
@@ -181,7 +177,12 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
           bare: true,
           bodyHtml: `<div class="container article-grid${side ? ' has-side' : ''}"><div class="article-main"><article class="prose">${html}</article>${after}</div>${side ? `<div class="article-side">${side}</div>` : ''}</div>`,
         }
-      : { bodyHtml: html, afterHtml: after, sideHtml: side, headerHtml: side ? JUMP_TO_DEMO_FORM : '' }),
+      : {
+          bodyHtml: html,
+          afterHtml: after,
+          sideHtml: side,
+          headerHtml: form && side ? jumpToForm(form.form) : '',
+        }),
     kind: kindOf(page, children.length > 0),
     headings: page.headings,
     markdownPath: markdownPathOf(page.url),
@@ -191,39 +192,38 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
   });
 }
 
-/** The demo page the site serves at /demo when no content page carries `form: demo`. */
-export function renderBuiltInDemoPage(view: SiteView, formState?: FormState): string {
-  const form: PageForm = formState ? { kind: 'demo', state: formState } : { kind: 'demo' };
-  return renderLayout({
-    ...view,
-    title: 'Request a demo',
-    description: `See ${view.site.info.name} in a demo tailored to your team.`,
-    canonicalPath: DEFAULT_DEMO_PATH,
-    bodyHtml: `<p>Tell us who you are and what you would like to see, and we will be in touch to arrange a time.</p>`,
-    sideHtml: formSection(view, { url: DEFAULT_DEMO_PATH }, form),
-    headerHtml: JUMP_TO_DEMO_FORM,
-    kind: 'ContactPage',
-    scripts: ['forms.js'],
-  });
-}
-
-/** A stand-alone page for a form whose page is gone (a re-render after a no-JS post). */
-export function renderStandaloneFormPage(
+/**
+ * The page the site serves for a form no content page carries (the demo request form at /demo),
+ * or, for a form without one, a stand-alone page at `path` (a re-render after a no-JS post whose
+ * page is gone).
+ */
+export function renderFormFallbackPage(
   view: SiteView,
-  kind: FormKind,
+  form: FormDescriptor,
   path: string,
-  state: FormState,
+  formState?: FormState,
 ): string {
+  const pageForm: PageForm = formState ? { form, state: formState } : { form };
+  const builtIn = form.builtInPage;
+  if (builtIn)
+    return renderLayout({
+      ...view,
+      title: builtIn.title,
+      description: builtIn.description(view.site.info.name),
+      canonicalPath: builtIn.path,
+      bodyHtml: `<p>${builtIn.lead}</p>`,
+      sideHtml: formSection(view, { url: builtIn.path }, pageForm),
+      headerHtml: jumpToForm(form),
+      kind: form.pageKind ?? 'WebPage',
+      scripts: ['forms.js'],
+    });
   return renderLayout({
     ...view,
-    title: kind === 'demo' ? 'Request a demo' : 'Suggest a document',
-    description:
-      kind === 'demo'
-        ? `Request a demo of ${view.site.info.name}.`
-        : `Suggest a protocol-derived document for ${view.site.info.name} to generate.`,
+    title: form.texts.standaloneTitle,
+    description: form.texts.standaloneDescription(view.site.info.name),
     canonicalPath: path,
     bodyHtml: '',
-    afterHtml: formSection(view, { url: path }, { kind, state }),
+    afterHtml: formSection(view, { url: path }, pageForm),
     robots: 'noindex',
     scripts: ['forms.js'],
   });
@@ -238,19 +238,17 @@ export interface ConfirmationOptions {
 /** The page a successful no-JS post is redirected to. */
 export function renderConfirmationPage(
   view: SiteView,
-  kind: FormKind,
+  form: FormDescriptor,
   path: string,
   options: ConfirmationOptions,
 ): string {
-  const title = kind === 'demo' ? 'Demo request received' : 'Suggestion received';
   return renderLayout({
     ...view,
-    title,
-    description:
-      kind === 'demo' ? 'Thank you for requesting a demo.' : 'Thank you for suggesting a document.',
+    title: form.texts.confirmationTitle,
+    description: form.texts.confirmationDescription,
     canonicalPath: path,
     bare: true,
-    bodyHtml: `<section class="container confirmation">${renderConfirmation(kind, {
+    bodyHtml: `<section class="container confirmation">${renderConfirmation(form, {
       mailto: options.mailto,
       salesEmail: view.site.info.salesEmail,
       backPath: options.from?.url ?? null,

@@ -1,7 +1,10 @@
-import { createHash } from 'node:crypto';
-import { markdownOf, type Page, type Site } from '../content/index.js';
-import { renderBuiltInDemoPage, renderContentPage, type SiteView } from './pages.js';
+import { markdownOf, strongEtag, type Page, type Site } from '../content/index.js';
+import { FORMS } from './forms.js';
+import { renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
 import { DEFAULT_DEMO_PATH, demoPathOf, markdownPathOf } from './paths.js';
+
+/** Page tags are cut short: a page is sent with many headers, and 162 bits tell its versions apart. */
+const PAGE_ETAG_LENGTH = 27;
 
 /** One representation of a page, rendered once: bytes, type and a strong ETag of the bytes. */
 export interface Representation {
@@ -34,8 +37,7 @@ export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
 export function representation(text: string, contentType: string): Representation {
   const body = Buffer.from(text, 'utf8');
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { body, contentType, etag };
+  return { body, contentType, etag: strongEtag(body, PAGE_ETAG_LENGTH) };
 }
 
 /**
@@ -55,7 +57,9 @@ class LazyPage implements RenderedPage {
 
   get html(): Representation {
     this.#html ??= representation(
-      this.page ? renderContentPage(this.view, this.page) : renderBuiltInDemoPage(this.view),
+      this.page
+        ? renderContentPage(this.view, this.page)
+        : renderFormFallbackPage(this.view, FORMS.demo, this.path),
       HTML_TYPE,
     );
     return this.#html;

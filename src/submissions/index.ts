@@ -24,11 +24,9 @@ import type {
 
 export type * from './types.js';
 export type { SubmissionStore } from './store/index.js';
-export { openSubmissionStore, MIGRATIONS_TABLE } from './store/index.js';
+export { openSubmissionStore } from './store/index.js';
 export { describeError, errorClassOf } from './errors.js';
 export { quarantineReasonOf, type FormTrapSignals } from './quarantine.js';
-// The SQLite driver over node:sqlite or better-sqlite3, for other tables kept in the same database.
-export { openSqliteConnection, type SqliteConnection } from './store/sqlite-driver.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
 export { escapeForTerminal, escapeJsonForTerminal, multiLine, singleLine } from './safe-text.js';
 export type { DeliveryGate, DeliveryMetrics } from './delivery.js';

@@ -8,9 +8,9 @@ import type { Site } from '../../src/content/index.js';
 import { buildDiscoveryBundle, type DiscoveryBundle, type SitemapLimits } from '../../src/discovery/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
 import { createAppContext } from '../../src/http/server.js';
-import { registerErrorHandling } from '../../src/http/errors.js';
+import { notFoundHandler, trackAllowedMethods } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
-import { discoveryInputOf, registerDiscoveryRoutes } from '../../src/http/routes/discovery.js';
+import { discoveryInputOf, registerDiscoverySurface } from '../../src/http/routes/discovery.js';
 import { LIMITS_OFF } from '../helpers/limits.js';
 
 /** Not example.com and not localhost: `redocly lint` warns about both in `servers`. */
@@ -30,8 +30,8 @@ export interface StartOptions {
   contentDir?: string;
   /**
    * `full`: the whole application (buildApp: every room's routes, for crawling pages and the home
-   * page). `discovery` (default): the real context, but only the error handling and the discovery
-   * routes, so these tests do not depend on the other rooms' routes.
+   * page). `discovery` (default): the real context, but only the discovery surface (and the 405 for
+   * a wrong method), so these tests do not depend on the other rooms' routes.
    */
   routes?: 'full' | 'discovery';
 }
@@ -83,8 +83,10 @@ export async function startDiscoveryApp(options: StartOptions = {}): Promise<Dis
 export async function serveBundle(context: AppContext, bundle: DiscoveryBundle): Promise<FastifyInstance> {
   const app = Fastify({ logger: false }) as unknown as FastifyInstance;
   registerSecurityHeaders(app, context.config.publicBaseUrl);
-  registerErrorHandling(app, context.config.bodyLimitBytes);
-  await registerDiscoveryRoutes(app, context, bundle);
+  const allowedMethods = trackAllowedMethods(app);
+  // The app-wide not-found handler (405 for a wrong method), which the site surface owns in buildApp.
+  app.setNotFoundHandler(notFoundHandler(allowedMethods));
+  await registerDiscoverySurface(app, { context, allowedMethods }, bundle);
   await app.ready();
   return app;
 }

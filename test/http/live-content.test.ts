@@ -55,7 +55,7 @@ const QUERIES = ['vinegar', 'solar kettle safety', 'mirror', 'the'];
 /** Everything an answer depends on, for comparing two loads. */
 function answers(loaded: LoadedContent): string[] {
   return QUERIES.map((text) =>
-    loaded.generation.ask.answerBody({ text, maxResults: 10, conversationId: null }, 'r').toString(),
+    JSON.stringify(loaded.generation.ask.answer({ text, maxResults: 10, conversationId: null }, 'r')),
   );
 }
 

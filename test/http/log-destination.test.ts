@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogDestination } from '../../src/http/server.js';
+import { LOG_BATCH_BYTES, LOG_FLUSH_INTERVAL_MS } from '../../src/http/log-destination.js';
 import { createLogProvider } from '../../src/submissions/providers/index.js';
 import type { SubmissionRecord } from '../../src/submissions/index.js';
 
@@ -40,6 +41,32 @@ describe('LogDestination', () => {
     destination.write('{"msg":"two"}\n');
     expect(await flushed(destination)).toBeNull();
     expect(readFileSync(file, 'utf8')).toBe('{"msg":"one"}\n{"msg":"two"}\n');
+  });
+
+  it('gathers many lines into few writes, in order', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `{"msg":"request ${String(i).padStart(4, '0')}","pad":"${'x'.repeat(60)}"}\n`,
+    );
+    for (const line of lines) destination.write(line);
+    expect(await flushed(destination)).toBeNull();
+    expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
+    const bytes = lines.join('').length;
+    // One write per full batch, plus the rest at the flush (a write in flight may take more).
+    expect(destination.stats.writes).toBeLessThanOrEqual(Math.ceil(bytes / LOG_BATCH_BYTES) + 1);
+  });
+
+  it('writes a lone line within the flush interval, without being asked to flush', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    destination.write('{"msg":"quiet server"}\n');
+    expect(readFileSync(file, 'utf8')).toBe('');
+    const deadline = Date.now() + LOG_FLUSH_INTERVAL_MS + 2_000;
+    while (readFileSync(file, 'utf8') === '' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(readFileSync(file, 'utf8')).toBe('{"msg":"quiet server"}\n');
   });
 
   it('writes C1 and bidi controls of logged values as JSON escapes (inert in a terminal, equal once parsed)', async () => {

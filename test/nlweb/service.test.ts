@@ -8,6 +8,7 @@ import {
   type NlWebContentItem,
   type NlWebResponse,
 } from '../../src/contract/index.js';
+import { answerBody, answerParts } from '../../src/http/answer-bytes.js';
 import { createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
 import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
 
@@ -283,6 +284,10 @@ describe('the per-page cap with a hand-built site', () => {
   });
 });
 
+/** The bytes the HTTP layer sends for this answer. */
+const bytesOf = (service: AskService, q: AskQuery, requestId: string) =>
+  answerBody(service.outcome(q), q, requestId);
+
 describe('the answer cache', () => {
   const questions = [
     'encryption',
@@ -299,8 +304,8 @@ describe('the answer cache', () => {
         const q = query(text, { maxResults, conversationId: 'c-1' });
         const fromCache = ask.answer(q, REQUEST_ID);
         expect(fromCache).toEqual(uncached.answer(q, REQUEST_ID));
-        expect(ask.answerBody(q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
-        expect(uncached.answerBody(q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
+        expect(bytesOf(ask, q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
+        expect(bytesOf(uncached, q, REQUEST_ID).toString('utf8')).toBe(JSON.stringify(fromCache));
       }
     }
   });
@@ -326,16 +331,16 @@ describe('the answer cache', () => {
 
   it('stays bounded, dropping the least recently used answer', () => {
     const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
-    const a = small.answerBody(query('encryption'), REQUEST_ID);
-    small.answerBody(query('pricing'), REQUEST_ID);
-    small.answerBody(query('  encryption '), REQUEST_ID); // the same normalised query: refreshes it
+    const a = small.outcome(query('encryption'));
+    small.outcome(query('pricing'));
+    expect(small.outcome(query('  encryption '))).toBe(a); // the same normalised query: refreshes it
     expect(small.cachedAnswerCount).toBe(2);
-    small.answerBody(query('install'), REQUEST_ID); // evicts "pricing", the least recently used
+    small.outcome(query('install')); // evicts "pricing", the least recently used
     expect(small.cachedAnswerCount).toBe(2);
     expect(small.isCached(query('encryption'))).toBe(true);
     expect(small.isCached(query('install'))).toBe(true);
     expect(small.isCached(query('pricing'))).toBe(false);
-    expect(small.answerBody(query('encryption'), REQUEST_ID)).toEqual(a);
+    expect(small.outcome(query('encryption'))).toBe(a);
     expect(createAskService(site, PUBLIC_BASE_URL, { cacheSize: 0 }).cachedAnswerCount).toBe(0);
   });
 });
@@ -346,9 +351,9 @@ describe('answer bytes', () => {
       for (const conversationId of [null, 'c', 'gespräch “7”']) {
         const q = query(text, { conversationId });
         for (const requestId of [REQUEST_ID, 'id "quoted" \\ ü']) {
-          const { head, rest } = ask.answerParts(q, requestId);
+          const { head, rest } = answerParts(ask.outcome(q), q, requestId);
           const whole = Buffer.concat([Buffer.from(head), rest]);
-          expect(whole).toEqual(ask.answerBody(q, requestId));
+          expect(whole).toEqual(bytesOf(ask, q, requestId));
           expect(whole.toString('utf8')).toBe(JSON.stringify(ask.answer(q, requestId)));
         }
       }

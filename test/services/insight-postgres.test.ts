@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInsight } from '../../src/cli/insight.js';
 import {
   createInsightRecorder,
-  INSIGHT_SCHEMA,
+  INSIGHT_MIGRATIONS,
   openInsightStore,
   type InsightReport,
 } from '../../src/insight/index.js';
 import type { AnswerSummary } from '../../src/nlweb/index.js';
 import { BROWSER_HEADERS, send, startInsightServer, USER_AGENTS } from '../insight/traffic.js';
+import { MIGRATIONS_TABLE } from '../../src/storage/index.js';
 import { createTestSchema } from './postgres.js';
 import pg from 'pg';
 
@@ -94,12 +95,10 @@ describe('insight on PostgreSQL', () => {
     const client = new pg.Client({ connectionString: testSchema.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ step: number }>(
-        'SELECT step FROM insight_schema_steps ORDER BY step',
+      const { rows } = await client.query<{ version: number }>(
+        `SELECT version FROM ${MIGRATIONS_TABLE} WHERE component = 'insight' ORDER BY version`,
       );
-      expect(rows.map((row) => Number(row.step))).toEqual(
-        INSIGHT_SCHEMA.postgres.map((_, index) => index + 1),
-      );
+      expect(rows.map((row) => Number(row.version))).toEqual(INSIGHT_MIGRATIONS.map((_, index) => index + 1));
     } finally {
       await client.end();
     }

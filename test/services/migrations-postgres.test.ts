@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_TABLE } from '../../src/storage/index.js';
 import {
-  MIGRATIONS_TABLE,
   openPostgresStore,
   POSTGRES_MIGRATIONS,
   type SubmissionStore,
@@ -9,6 +9,8 @@ import {
 import { schemaSql } from '../../src/submissions/store/rows.js';
 import { newSubmission } from '../submissions/store-contract.js';
 import { OLD_ROWS, oldRowsSql } from '../submissions/old-schema.js';
+import { openInsightStore } from '../../src/insight/index.js';
+import { expectedLedger, LEGACY_SEARCH, legacyDatabaseSql } from '../storage/legacy-ledgers.js';
 import { createTestSchema } from './postgres.js';
 
 describe('PostgreSQL migrations', () => {
@@ -46,7 +48,9 @@ describe('PostgreSQL migrations', () => {
     expect(applied.filter((versions) => versions.length > 0)).toHaveLength(1);
     const client = new pg.Client({ connectionString: testSchema.url });
     await client.connect();
-    const rows = await client.query(`SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    const rows = await client.query(
+      `SELECT version, name FROM ${MIGRATIONS_TABLE} WHERE component = 'submissions' ORDER BY version`,
+    );
     await client.end();
     expect(rows.rows).toEqual(POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })));
 
@@ -61,5 +65,73 @@ describe('PostgreSQL migrations', () => {
     const held = newSubmission({ quarantineReason: 'too-fast' });
     expect((await store!.insert(held, 0)).status).toBe('created');
     expect((await store!.get(held.id))!.delivery).toMatchObject({ state: 'quarantine' });
+  });
+});
+
+describe('PostgreSQL: the shared migration ledger', () => {
+  let testSchema: Awaited<ReturnType<typeof createTestSchema>>;
+
+  beforeAll(async () => {
+    testSchema = await createTestSchema();
+    // The database as the release before the shared ledger left it: both legacy ledgers, a row each.
+    const client = new pg.Client({ connectionString: testSchema.url });
+    await client.connect();
+    for (const sql of legacyDatabaseSql('postgres')) await client.query(sql);
+    await client.end();
+  });
+  afterAll(async () => {
+    await testSchema?.drop();
+  });
+
+  it('adopts both legacy ledgers while instances of both parts open the database together', async () => {
+    const applied: number[][] = [];
+    const database = {
+      kind: 'postgres',
+      url: testSchema.url,
+      poolSize: 2,
+      connectTimeoutMs: 5_000,
+      queryTimeoutMs: 5_000,
+    } as const;
+    const [submissions, otherSubmissions, insight, otherInsight] = await Promise.all([
+      openPostgresStore({ url: testSchema.url, onMigrated: (v) => applied.push(v.map((m) => m.version)) }),
+      openPostgresStore({ url: testSchema.url, onMigrated: (v) => applied.push(v.map((m) => m.version)) }),
+      openInsightStore(database),
+      openInsightStore(database),
+    ]);
+    try {
+      // Nothing is applied again (version 2 would fail on its existing columns); the rows are there.
+      expect(await submissions!.get(OLD_ROWS.pending.id)).toMatchObject({ fields: OLD_ROWS.pending.fields });
+      expect(applied).toEqual([[], []]);
+      const stored = await insight!.read(LEGACY_SEARCH.day, LEGACY_SEARCH.day);
+      expect(stored.searchesByChannel).toEqual([
+        {
+          clientClass: 'browser',
+          channel: 'ask',
+          searches: LEGACY_SEARCH.searches,
+          zeroResults: 1,
+          weakMatches: 0,
+        },
+      ]);
+    } finally {
+      await Promise.all(
+        [submissions, otherSubmissions, insight, otherInsight].map((store) => store!.close()),
+      );
+    }
+    const client = new pg.Client({ connectionString: testSchema.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT component, version, name, applied_at_ms FROM ${MIGRATIONS_TABLE} ORDER BY component, version`,
+      );
+      expect(rows.map((row) => ({ ...row, applied_at_ms: Number(row.applied_at_ms) }))).toEqual(
+        expectedLedger('postgres'),
+      );
+      const legacy = await client.query(
+        'SELECT (SELECT count(*) FROM frontdoor_schema_migrations) AS submissions, (SELECT count(*) FROM insight_schema_steps) AS insight',
+      );
+      expect(legacy.rows).toEqual([{ submissions: '2', insight: '3' }]);
+    } finally {
+      await client.end();
+    }
   });
 });

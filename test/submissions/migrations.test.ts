@@ -2,15 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS_TABLE, openSqliteConnection, pendingMigrations } from '../../src/storage/index.js';
 import {
-  MIGRATIONS_TABLE,
   openSqliteStore,
   POSTGRES_MIGRATIONS,
   SQLITE_MIGRATIONS,
 } from '../../src/submissions/store/index.js';
-import { pendingMigrations } from '../../src/submissions/store/migrations.js';
 import { schemaSql } from '../../src/submissions/store/rows.js';
-import { openSqliteConnection } from '../../src/submissions/store/sqlite-driver.js';
 import { OLD_ROWS, oldRowsSql } from './old-schema.js';
 
 const dirs: string[] = [];
@@ -74,7 +72,7 @@ describe('versioned migrations', () => {
     await openSqliteStore(file).close();
     const db = openSqliteConnection(file, { readonly: true });
     const applied = db.prepare<{ version: number; name: string }>(
-      `SELECT version, name FROM ${MIGRATIONS_TABLE} ORDER BY version`,
+      `SELECT version, name FROM ${MIGRATIONS_TABLE} WHERE component = 'submissions' ORDER BY version`,
     );
     expect(applied.all()).toEqual(SQLITE_MIGRATIONS.map(({ version, name }) => ({ version, name })));
     const indexes = db
@@ -93,7 +91,11 @@ describe('versioned migrations', () => {
     const file = join(dir, 'frontdoor.sqlite');
     await openSqliteStore(file).close();
     const db = openSqliteConnection(file, { readonly: true });
-    expect(db.prepare(`SELECT max(version) AS latest FROM ${MIGRATIONS_TABLE}`).get()).toEqual({
+    expect(
+      db
+        .prepare(`SELECT max(version) AS latest FROM ${MIGRATIONS_TABLE} WHERE component = 'submissions'`)
+        .get(),
+    ).toEqual({
       latest: SQLITE_MIGRATIONS.at(-1)!.version,
     });
     db.close();

@@ -13,10 +13,11 @@ import {
   streamEvents,
   type ParsedAsk,
 } from '../../nlweb/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext, SurfaceOptions } from '../context.js';
+import { answerBody } from '../answer-bytes.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
-import { sendError, setErrorRenderer } from '../errors.js';
+import { errorHandlerRendering } from '../errors.js';
 import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 import { clientAddress } from '../client-address.js';
@@ -55,21 +56,37 @@ function errorAnswer(requestId: string, status: number, text: string): NlWebResp
   };
 }
 
+/** An error as /ask answers it: an NLWeb response whose text item says what to fix. */
+function sendError(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
+  return reply
+    .code(status)
+    .headers(ANSWER_HEADERS)
+    .type(JSON_CONTENT_TYPE)
+    .send(errorAnswer(request.id, status, `${body.message} ${body.resolution}`));
+}
+
 /**
- * GET /ask, POST /ask and the CORS preflight. Errors, including the body parser's (invalid JSON,
- * body too large, other content types), are NLWeb responses whose text item says what to fix.
+ * The /ask surface. Its errors, including the body parser's (invalid JSON, body too large, other
+ * content types), are NLWeb responses. It has no not-found handler of its own: Fastify scopes
+ * those by prefix, and /ask is one path, so a wrong method on it gets the app-wide 405.
  */
-export async function registerAskRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+export async function registerAskSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
+  const { context } = options;
+  await app.register(async (surface) => {
+    surface.setErrorHandler(
+      errorHandlerRendering(sendError, {
+        bodyLimitBytes: context.config.bodyLimitBytes,
+        accepts: [JSON_TYPE],
+      }),
+    );
+    registerAskRoutes(surface, context);
+  });
+}
+
+/** GET /ask, POST /ask and the CORS preflight. */
+function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
   const { config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
-
-  setErrorRenderer(app, 'nlweb', (request, reply, status, body: ErrorBody) =>
-    reply
-      .code(status)
-      .headers(ANSWER_HEADERS)
-      .type(JSON_CONTENT_TYPE)
-      .send(errorAnswer(request.id, status, `${body.message} ${body.resolution}`)),
-  );
 
   const respond = async (request: FastifyRequest, reply: FastifyReply, parsed: ParsedAsk) => {
     if (!parsed.ok)
@@ -123,7 +140,7 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    const body = ask.answerBody(parsed.query, request.id);
+    const body = answerBody(ask.outcome(parsed.query), parsed.query, request.id);
     counted();
     return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(body);
   };
@@ -157,17 +174,13 @@ export async function registerAskRoutes(app: FastifyInstance, context: AppContex
     }
   };
 
-  const routeConfig = { errorShape: 'nlweb' as const, accepts: [JSON_TYPE] };
+  app.options('/ask', async (_request, reply) => reply.code(204).headers(ASK_PREFLIGHT_HEADERS).send());
 
-  app.options('/ask', { config: routeConfig }, async (_request, reply) =>
-    reply.code(204).headers(ASK_PREFLIGHT_HEADERS).send(),
-  );
-
-  app.get('/ask', { config: routeConfig }, async (request, reply) =>
+  app.get('/ask', async (request, reply) =>
     respond(request, reply, parseAskQueryString(request.query as Record<string, string | string[]>)),
   );
 
-  app.post('/ask', { config: routeConfig }, async (request, reply) => {
+  app.post('/ask', async (request, reply) => {
     const contentType = request.headers['content-type'];
     if (contentType?.split(';')[0]!.trim().toLowerCase() !== JSON_TYPE)
       return sendError(request, reply, 400, unsupportedMediaTypeBody(contentType, [JSON_TYPE]));

@@ -9,10 +9,10 @@ import {
 } from '../../discovery/index.js';
 import type { Site } from '../../content/index.js';
 import { markdownPathOf, renderLayout } from '../../site/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext, SurfaceOptions } from '../context.js';
 import { ifNoneMatchMatches } from '../conditional.js';
 import type { ContentGeneration } from '../live-content.js';
-import { sendError } from '../errors.js';
+import { errorHandlerRendering, renderEnvelope, sendEnvelope } from '../errors.js';
 
 /** The documents are public and read-only: any origin may read them, without credentials. */
 const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -69,18 +69,33 @@ export function discoveryInputOf(context: Pick<AppContext, 'config' | 'site' | '
 }
 
 /**
+ * The discovery documents' surface: errors in the spec's Error envelope. Its documents sit at
+ * fixed paths across the root (Fastify scopes not-found handlers by prefix), so a wrong method
+ * or an unknown path there gets the app-wide 405 or 404; its own 404s (an unknown sitemap file
+ * or skill) are answered by its routes. A fixed `bundle` (tests) is served whatever the site.
+ */
+export async function registerDiscoverySurface(
+  app: FastifyInstance,
+  options: SurfaceOptions,
+  bundle?: DiscoveryBundle,
+): Promise<void> {
+  const { context } = options;
+  await app.register(async (surface) => {
+    surface.setErrorHandler(
+      errorHandlerRendering(renderEnvelope, { bodyLimitBytes: context.config.bodyLimitBytes }),
+    );
+    registerDiscoveryRoutes(surface, context, bundle);
+  });
+}
+
+/**
  * Serves every discovery document from bytes built once per site (on its first request), with a strong ETag, GET and
  * HEAD, open CORS and a short public cache; adds the RFC 9727 `api-catalog` link to the home page.
  *
  * A content reload brings a new site: its documents are built before it is served (the server's
  * LiveContent calls `prepare`), and each request reads the documents of the site serving then.
- * A fixed `bundle` (tests) is served whatever the site.
  */
-export async function registerDiscoveryRoutes(
-  app: FastifyInstance,
-  context: AppContext,
-  bundle?: DiscoveryBundle,
-): Promise<void> {
+function registerDiscoveryRoutes(app: FastifyInstance, context: AppContext, bundle?: DiscoveryBundle): void {
   const bundles = new WeakMap<Site, DiscoveryBundle>();
   const bundleOf = (generation: ContentGeneration): DiscoveryBundle => {
     if (bundle) return bundle;
@@ -96,30 +111,25 @@ export async function registerDiscoveryRoutes(
   // the example answer) is derived before it is served, so a failure there keeps the old site.
   context.content?.onPrepare((next) => void bundleOf(next).model);
 
-  const routeConfig = { errorShape: 'envelope' as const };
   const serveCurrent = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     const document = current().document(path);
-    if (!document) return sendError(request, reply, 404, endpointNotFoundBody(request.method, path));
+    if (!document) return sendEnvelope(reply, 404, endpointNotFoundBody(request.method, path));
     return send(request, reply, document);
   };
   for (const path of current().paths) {
-    app.get(path, { config: routeConfig }, serveCurrent);
-    app.options(path, { config: routeConfig }, async (_request, reply) =>
-      reply.code(204).headers(PREFLIGHT_HEADERS).send(),
-    );
+    app.get(path, serveCurrent);
+    app.options(path, async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
   }
   // A reload can add sitemap files (one per 50,000 URLs): their addresses are served from whichever site is current.
   if (!app.hasRoute({ method: 'GET', url: SITEMAP_PART_ROUTE })) {
-    app.get(SITEMAP_PART_ROUTE, { config: routeConfig }, serveCurrent);
-    app.options(SITEMAP_PART_ROUTE, { config: routeConfig }, async (_request, reply) =>
-      reply.code(204).headers(PREFLIGHT_HEADERS).send(),
-    );
+    app.get(SITEMAP_PART_ROUTE, serveCurrent);
+    app.options(SITEMAP_PART_ROUTE, async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
   }
 
   // An unknown skill is a 404 in the API's error envelope, whatever the client accepts.
-  app.get(`${SKILLS_ROOT}:name/SKILL.md`, { config: routeConfig }, async (request, reply) =>
-    sendError(request, reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!)),
+  app.get(`${SKILLS_ROOT}:name/SKILL.md`, async (request, reply) =>
+    sendEnvelope(reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!)),
   );
 }
 

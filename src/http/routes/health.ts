@@ -6,10 +6,11 @@ import {
   type Readiness,
 } from '../../contract/index.js';
 import { describeError } from '../../submissions/index.js';
-import type { AppContext } from '../context.js';
+import type { AppContext, SurfaceOptions } from '../context.js';
+import { errorHandlerRendering, renderEnvelope } from '../errors.js';
 
 /** Polled every few seconds by every balancer: kept out of the request log. */
-const ROUTE_CONFIG = { config: { errorShape: 'envelope' as const }, logLevel: 'silent' as const };
+const ROUTE_OPTIONS = { logLevel: 'silent' as const };
 
 /** Why the store check failed, in words: the error's meaning beside its code. */
 function storeReason(error: unknown): string {
@@ -21,8 +22,19 @@ function storeReason(error: unknown): string {
 
 class StoreTimeout extends Error {}
 
+/** The probes' surface: GET /healthz and GET /readyz, errors in the spec's Error envelope. */
+export async function registerHealthSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
+  const { context } = options;
+  await app.register(async (surface) => {
+    surface.setErrorHandler(
+      errorHandlerRendering(renderEnvelope, { bodyLimitBytes: context.config.bodyLimitBytes }),
+    );
+    registerHealthRoutes(surface, context);
+  });
+}
+
 /** GET /healthz (the process lives) and GET /readyz (the store answers and the index is loaded). */
-export function registerHealthRoutes(app: FastifyInstance, context: AppContext): void {
+function registerHealthRoutes(app: FastifyInstance, context: AppContext): void {
   let cached: { atMs: number; readiness: Readiness } | null = null;
   let checking: Promise<Readiness> | null = null;
 
@@ -59,13 +71,13 @@ export function registerHealthRoutes(app: FastifyInstance, context: AppContext):
     return checking;
   };
 
-  app.get('/healthz', ROUTE_CONFIG, async (_request, reply) => {
+  app.get('/healthz', ROUTE_OPTIONS, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const health: Health = { status: 'ok' };
     return health;
   });
 
-  app.get('/readyz', ROUTE_CONFIG, async (_request, reply) => {
+  app.get('/readyz', ROUTE_OPTIONS, async (_request, reply) => {
     const result = await readiness();
     reply.header('cache-control', 'no-store');
     return reply.code(result.status === 'ready' ? 200 : 503).send(result);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  API_PREFIX,
   createValidator,
   FILL_TIME_HEADER,
   HONEYPOT_HEADER,
@@ -17,9 +18,8 @@ import {
   quarantineReasonOf,
   type SubmissionMeta,
 } from '../../submissions/index.js';
-import type { AppContext } from '../context.js';
-import { FORM_TYPE, JSON_TYPE } from '../body-parsers.js';
-import { sendError } from '../errors.js';
+import type { AppContext, SurfaceOptions } from '../context.js';
+import { errorHandlerRendering, notFoundHandler, renderEnvelope, sendEnvelope } from '../errors.js';
 import { clientAddress } from '../client-address.js';
 import { crossSiteProblem } from '../cross-site.js';
 import { limitSubmission } from '../rate-limit.js';
@@ -29,8 +29,6 @@ const validateSuggestion = createValidator(SuggestionRequestSchema);
 
 /** Printable ASCII without spaces, as the IETF Idempotency-Key draft's examples; quotes optional. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-const ROUTE_CONFIG = { errorShape: 'envelope', accepts: [JSON_TYPE, FORM_TYPE] } as const;
 
 /** The Idempotency-Key header, unquoted; a problem when it is malformed or repeated. */
 export function readIdempotencyKey(
@@ -81,10 +79,36 @@ function metaOf(
 }
 
 /**
+ * The API surface: everything under /api/, answered in the spec's Error envelope. A GET under the
+ * prefix is the API's too (no page lives there), so it reaches this surface's not-found handler
+ * rather than the site's catch-all.
+ */
+export async function registerApiSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
+  const { context, allowedMethods } = options;
+  await app.register(
+    async (api) => {
+      api.setErrorHandler(
+        errorHandlerRendering(renderEnvelope, { bodyLimitBytes: context.config.bodyLimitBytes }),
+      );
+      api.setNotFoundHandler(notFoundHandler(allowedMethods));
+      api.get('/*', (_request, reply) => reply.callNotFound());
+      registerSubmissionRoutes(api, context);
+    },
+    { prefix: API_PREFIX },
+  );
+}
+
+/** A contract path relative to the API prefix the surface is registered under. */
+function underApiPrefix(path: string): string {
+  if (!path.startsWith(API_PREFIX)) throw new Error(`${path} is not under ${API_PREFIX}`);
+  return path.slice(API_PREFIX.length - 1);
+}
+
+/**
  * POST /api/leads and POST /api/document-suggestions: refuse cross-site posts, validate with the
  * contract, store durably, answer. A 500 is sent only when the store refused the write.
  */
-export async function registerSubmissionRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+function registerSubmissionRoutes(app: FastifyInstance, context: AppContext): void {
   const submit = async <T>(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -95,15 +119,14 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
   ) => {
     reply.header('cache-control', 'no-store');
     const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
-    if (crossSite) return sendError(request, reply, 400, validationErrorBody([crossSite]));
+    if (crossSite) return sendEnvelope(reply, 400, validationErrorBody([crossSite]));
     const key = readIdempotencyKey(request.headers);
     const result = validate(request.body);
     const problems = [...('problem' in key ? [key.problem] : []), ...(result.ok ? [] : result.problems)];
-    if (problems.length > 0 || !result.ok)
-      return sendError(request, reply, 400, validationErrorBody(problems));
+    if (problems.length > 0 || !result.ok) return sendEnvelope(reply, 400, validationErrorBody(problems));
     // Counted once valid: a person correcting a form is not held back by their own mistakes.
     const refused = await limitSubmission(context, request, reply, limit);
-    if (refused) return sendError(request, reply, 429, refused.body);
+    if (refused) return sendEnvelope(reply, 429, refused.body);
 
     try {
       const meta = metaOf(
@@ -115,15 +138,15 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       return reply.code(status).type('application/json; charset=utf-8').send(answer);
     } catch (error) {
       if (error instanceof IdempotencyKeyConflictError)
-        return sendError(request, reply, 400, validationErrorBody([KEY_CONFLICT]));
+        return sendEnvelope(reply, 400, validationErrorBody([KEY_CONFLICT]));
       // The class only: a database message may quote the submitted values.
       request.log.error(describeError(error), 'submission could not be stored');
       reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
-      return sendError(request, reply, 500, submissionNotStoredBody(request.id));
+      return sendEnvelope(reply, 500, submissionNotStoredBody(request.id));
     }
   };
 
-  app.post(SUBMISSION_PATHS.lead, { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(underApiPrefix(SUBMISSION_PATHS.lead), (request, reply) =>
     submit(
       request,
       reply,
@@ -133,7 +156,7 @@ export async function registerSubmissionRoutes(app: FastifyInstance, context: Ap
       'leads',
     ),
   );
-  app.post(SUBMISSION_PATHS.suggestion, { config: ROUTE_CONFIG }, (request, reply) =>
+  app.post(underApiPrefix(SUBMISSION_PATHS.suggestion), (request, reply) =>
     submit(
       request,
       reply,

@@ -6,7 +6,7 @@ import type { SubmissionStore } from './types.js';
 export type * from './types.js';
 export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
 export { openSqliteStore, type SqliteSubmissionStore } from './sqlite.js';
-export { MIGRATIONS_TABLE, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS, type Migration } from './migrations.js';
+export { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations.js';
 
 export type StoreEvents = Pick<PostgresStoreOptions, 'onConnectionError' | 'onMigrated'>;
 

@@ -1,29 +1,21 @@
+import type { LegacyLedger, Migration, MigrationSet } from '../../storage/index.js';
 import { OUTBOX_TABLE, schemaSql, SUBMISSIONS_TABLE } from './rows.js';
 
 /**
- * Versioned schema changes, one ordered list per database. A database records what it has applied
- * in `frontdoor_schema_migrations`; opening a store applies the missing versions in order, in one
- * transaction, under a lock (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE), so several
- * instances starting together apply each version exactly once.
+ * The submissions' schema, one ordered list of versions per database, applied by the shared
+ * mechanism (src/storage/migrations.ts) under the component name `submissions`.
  *
  * To change the schema, append a version to both lists (never edit an applied one). Version 1 is
  * the schema as it was before versioning, written with IF NOT EXISTS, so a database created by an
  * older release is adopted as it is.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
 
-export const MIGRATIONS_TABLE = 'frontdoor_schema_migrations';
-
-export const MIGRATIONS_TABLE_SQL = (millis: 'INTEGER' | 'BIGINT') => `
-CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
-  version INTEGER PRIMARY KEY,
-  name TEXT NOT NULL,
-  applied_at_ms ${millis} NOT NULL
-)`;
+/** Where the submissions recorded their versions before the shared ledger. */
+const LEGACY_LEDGER: LegacyLedger = {
+  table: 'frontdoor_schema_migrations',
+  versionColumn: 'version',
+  appliedAtColumn: 'applied_at_ms',
+};
 
 const OUTBOX_STATES_V2 = `('pending', 'delivered', 'dead', 'quarantine')`;
 
@@ -75,8 +67,14 @@ ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN erased_at_ms INTEGER;
   },
 ];
 
-/** The versions of `list` not yet in `applied`, in order. */
-export function pendingMigrations(list: readonly Migration[], applied: Iterable<number>): Migration[] {
-  const done = new Set(applied);
-  return [...list].sort((a, b) => a.version - b.version).filter((migration) => !done.has(migration.version));
-}
+export const POSTGRES_MIGRATION_SET: MigrationSet = {
+  component: 'submissions',
+  migrations: POSTGRES_MIGRATIONS,
+  legacy: LEGACY_LEDGER,
+};
+
+export const SQLITE_MIGRATION_SET: MigrationSet = {
+  component: 'submissions',
+  migrations: SQLITE_MIGRATIONS,
+  legacy: LEGACY_LEDGER,
+};

@@ -1,10 +1,6 @@
 import type pg from 'pg';
-import {
-  MIGRATIONS_TABLE,
-  MIGRATIONS_TABLE_SQL,
-  pendingMigrations,
-  POSTGRES_MIGRATIONS,
-} from './migrations.js';
+import { migratePostgres } from '../../storage/index.js';
+import { POSTGRES_MIGRATION_SET } from './migrations.js';
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
@@ -34,9 +30,6 @@ export class SchemaNotReadyError extends Error {
     this.name = 'SchemaNotReadyError';
   }
 }
-
-/** Arbitrary constant naming "frontdoor schema set-up" among advisory locks. */
-const MIGRATION_LOCK = 0x46d00001;
 
 /** A schema change may rewrite a large table: it gets far longer than an ordinary query. */
 const MIGRATION_TIMEOUT_MS = 600_000;
@@ -117,28 +110,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const migrate = () =>
     transaction(
       async (client) => {
-        // Another instance may hold the lock for as long as its migration runs.
-        await client.query({
-          text: 'SELECT pg_advisory_xact_lock($1)',
-          values: [MIGRATION_LOCK],
-          query_timeout: MIGRATION_TIMEOUT_MS,
-        } as pg.QueryConfig);
-        if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        await client.query(MIGRATIONS_TABLE_SQL('BIGINT'));
-        const applied = await client.query<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`);
-        const missing = pendingMigrations(
-          POSTGRES_MIGRATIONS,
-          applied.rows.map((row) => Number(row.version)),
-        );
-        for (const migration of missing) {
-          // query_timeout per query is read by the driver but missing from its QueryConfig type.
-          await client.query({ text: migration.sql, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig);
-          await client.query(
-            `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at_ms) VALUES ($1, $2, $3)`,
-            [migration.version, migration.name, Date.now()],
-          );
-        }
-        return missing.map(({ version, name }) => ({ version, name }));
+        const applied = await migratePostgres(client, POSTGRES_MIGRATION_SET, {
+          schema,
+          timeoutMs: MIGRATION_TIMEOUT_MS,
+        });
+        return applied.map(({ version, name }) => ({ version, name }));
       },
       (client) => client.query(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`).then(() => undefined),
     );

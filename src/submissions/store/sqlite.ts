@@ -1,13 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
-import { openSqliteConnection, type SqliteDriverName } from './sqlite-driver.js';
-import {
-  MIGRATIONS_TABLE,
-  MIGRATIONS_TABLE_SQL,
-  pendingMigrations,
-  SQLITE_MIGRATIONS,
-} from './migrations.js';
+import { migrateSqlite, openSqliteConnection, type SqliteDriverName } from '../../storage/index.js';
+import { SQLITE_MIGRATION_SET } from './migrations.js';
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
@@ -51,21 +46,7 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA foreign_keys = ON');
-  // One BEGIN IMMEDIATE transaction: a second process opening the file waits, then finds it done.
-  db.immediate(() => {
-    db.exec(MIGRATIONS_TABLE_SQL('INTEGER'));
-    const applied = db.prepare<{ version: number }>(`SELECT version FROM ${MIGRATIONS_TABLE}`).all();
-    const record = db.prepare(
-      `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at_ms) VALUES (?, ?, ?)`,
-    );
-    for (const migration of pendingMigrations(
-      SQLITE_MIGRATIONS,
-      applied.map((row) => Number(row.version)),
-    )) {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, Date.now());
-    }
-  });
+  migrateSqlite(db, SQLITE_MIGRATION_SET);
   const pragma = (name: string): unknown => Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0];
 
   const byId = db.prepare<SubmissionRow>(`${SELECT_JOINED} WHERE s.id = ?`);

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 
 /**
- * The few SQLite calls the store needs, over whichever driver the running Node has.
+ * The few SQLite calls the stores need (submissions, insight), over whichever driver the running
+ * Node has.
  *
  * - Node 22.13+ ships `node:sqlite` (no native addon to build); it is used there.
  * - Node 20 has no `node:sqlite`, so `better-sqlite3` 12 is used. better-sqlite3 12 must not run

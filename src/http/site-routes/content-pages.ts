@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { apiCatalogLinkHeader } from '../../discovery/index.js';
+import { encodePagePath, type Site } from '../../content/index.js';
+import { renderSite, type RenderedSite } from '../../site/index.js';
+import { prefersMarkdown } from '../negotiation.js';
+import { decodedPath, queryStringOf, sendRepresentation, type SiteRoutesContext } from './replies.js';
+
+/**
+ * Content pages, their Markdown twins and the redirects between the slash and no-slash forms: a
+ * catch-all, registered last, that hands unknown paths to the not-found handler.
+ */
+export function registerContentPageRoutes(app: FastifyInstance, { context }: SiteRoutesContext): void {
+  const homeCatalogLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
+  // Every page is rendered once, on its first request; later requests are answered from those
+  // bytes. A reload brings a new site, and with it new (empty) render caches; each request reads
+  // the site once, so it is answered wholly from the old site or wholly from the new one.
+  const renderedSites = new WeakMap<Site, RenderedSite>();
+  const renderedOf = (site: Site): RenderedSite => {
+    let rendered = renderedSites.get(site);
+    if (rendered === undefined) {
+      rendered = renderSite(site, context.config.publicBaseUrl);
+      renderedSites.set(site, rendered);
+    }
+    return rendered;
+  };
+  context.content?.onPrepare((next) => void renderedOf(next.site));
+
+  const isRegisteredGet = (path: string) =>
+    /^\/[A-Za-z0-9._~\-/]*$/.test(path) && app.hasRoute({ method: 'GET', url: path });
+
+  app.get('/*', (request, reply) => {
+    const path = decodedPath(request);
+    if (path === null) return reply.callNotFound();
+
+    const rendered = renderedOf(context.site);
+    const page = rendered.byPath.get(path);
+    if (page) {
+      const linkValues = page.markdownPath
+        ? [`<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"`]
+        : [];
+      // RFC 9727 §3: the home page points at the API catalog.
+      if (path === '/') linkValues.push(homeCatalogLink);
+      const links: Record<string, string> = linkValues.length > 0 ? { link: linkValues.join(', ') } : {};
+      // Only the representation sent is rendered (the Markdown twin exists for content pages).
+      const markdown = page.page !== null && prefersMarkdown(request.headers.accept) ? page.markdown : null;
+      const representation = markdown ?? page.html;
+      return sendRepresentation(request, reply, representation, links);
+    }
+
+    const twin = rendered.byMarkdownPath.get(path);
+    if (twin?.markdown) return sendRepresentation(request, reply, twin.markdown);
+
+    // /solutions → /solutions/ (a folder index) and /product/x/ → /product/x (a page, or a route such as /docs).
+    let target: string | null = null;
+    if (!path.endsWith('/') && rendered.byPath.has(`${path}/`)) target = `${path}/`;
+    else if (path.endsWith('/') && path !== '/') {
+      const withoutSlash = path.slice(0, -1);
+      if (rendered.byPath.has(withoutSlash) || isRegisteredGet(withoutSlash)) target = withoutSlash;
+    }
+    if (target !== null)
+      return reply
+        .code(308)
+        .header('location', encodePagePath(target) + queryStringOf(request))
+        .send();
+    return reply.callNotFound();
+  });
+}

@@ -1,0 +1,228 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  createValidator,
+  HONEYPOT_FIELD,
+  LeadRequestSchema,
+  SOLUTION_PAGE_BY_COMPANY_TYPE,
+  SUBMISSION_RETRY_AFTER_SECONDS,
+  SuggestionRequestSchema,
+  type FieldProblem,
+  type SuggestionCompanyType,
+} from '../../contract/index.js';
+import { encodePagePath, type Page } from '../../content/index.js';
+import {
+  FORMS,
+  renderConfirmationPage,
+  renderContentPage,
+  renderErrorPage,
+  renderFormFallbackPage,
+  type FormDescriptor,
+  type FormKind,
+  type FormState,
+} from '../../site/index.js';
+import {
+  describeError,
+  quarantineReasonOf,
+  type SubmissionMeta,
+  type SubmissionService,
+} from '../../submissions/index.js';
+import { clientAddress } from '../client-address.js';
+import { crossSiteProblem } from '../cross-site.js';
+import { limitSubmission } from '../rate-limit.js';
+import { queryParam, sendHtml, type SiteRoutesContext } from './replies.js';
+
+const validateDemoRequest = createValidator(LeadRequestSchema);
+const validateSuggestion = createValidator(SuggestionRequestSchema);
+
+/** A form's body checked against its API operation's schema; when valid, how to store it. */
+type CheckedSubmission =
+  | { ok: false; problems: FieldProblem[] }
+  | { ok: true; accept(meta: SubmissionMeta): Promise<{ provider: string }> };
+
+/**
+ * What the server does with each form's post: the same validation, rate limit and service call
+ * as its API operation (the limit and the service keep the contract's word for a demo request).
+ */
+const OPERATIONS: Record<
+  FormKind,
+  { limit: 'leads' | 'suggestions'; check(service: SubmissionService, body: unknown): CheckedSubmission }
+> = {
+  demo: {
+    limit: 'leads',
+    check(service, body) {
+      const result = validateDemoRequest(body);
+      return result.ok ? { ok: true, accept: (meta) => service.acceptLead(result.value, meta) } : result;
+    },
+  },
+  suggestion: {
+    limit: 'suggestions',
+    check(service, body) {
+      const result = validateSuggestion(body);
+      return result.ok
+        ? { ok: true, accept: (meta) => service.acceptSuggestion(result.value, meta) }
+        : result;
+    },
+  },
+};
+
+/** The longest value a link may fill into a form's field: the contract's bound on it. */
+function prefillMaxLength(form: FormDescriptor, field: string): number {
+  const maxLength = form.schema.properties[field]?.maxLength;
+  return typeof maxLength === 'number' ? maxLength : Infinity;
+}
+
+/** The string values of a submitted form, for showing them again next to the problems. */
+function formValues(body: unknown): Record<string, string> {
+  const values: Record<string, string> = {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return values;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (typeof value === 'string') values[key] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') values[key] = value[0];
+  }
+  return values;
+}
+
+/**
+ * The form body without its honeypot field (which the contract does not know), and whether a bot
+ * filled it. A plain HTML post carries no fill time: only the enhanced form measures that.
+ */
+function withoutHoneypot(body: unknown): { body: unknown; honeypotFilled: boolean } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !(HONEYPOT_FIELD in body))
+    return { body, honeypotFilled: false };
+  const { [HONEYPOT_FIELD]: trap, ...rest } = body as Record<string, unknown>;
+  const value = Array.isArray(trap) ? trap.join('') : trap;
+  return { body: rest, honeypotFilled: typeof value === 'string' && value.trim() !== '' };
+}
+
+function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMeta {
+  const userAgent = request.headers['user-agent'];
+  const quarantineReason = quarantineReasonOf({ honeypotFilled, fillMs: null }, 0);
+  return {
+    requestId: request.id,
+    clientIp: clientAddress(request),
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 500) : undefined,
+    idempotencyKey: undefined,
+    ...(quarantineReason ? { quarantineReason } : {}),
+  };
+}
+
+/**
+ * The forms' routes for browsers without JavaScript: the urlencoded post (re-rendering the form
+ * with its problems, or redirecting to a confirmation), the confirmation page, and a GET on a
+ * form's address.
+ */
+export function registerFormRoutes(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
+  /** The page a form is re-rendered on: the page it was sent from when that page carries it. */
+  const formPageFor = (form: FormDescriptor, values: Record<string, string>): Page | null => {
+    const from = values.sourcePage ? context.site.byUrl.get(values.sourcePage) : undefined;
+    if (from?.form === form.kind) return from;
+    if (form.followsAudience) {
+      const companyType = values.companyType as SuggestionCompanyType | undefined;
+      const audiencePath =
+        companyType !== undefined && Object.hasOwn(SOLUTION_PAGE_BY_COMPANY_TYPE, companyType)
+          ? SOLUTION_PAGE_BY_COMPANY_TYPE[companyType]
+          : undefined;
+      const audiencePage = audiencePath ? context.site.byUrl.get(audiencePath) : undefined;
+      if (audiencePage?.form === form.kind) return audiencePage;
+    }
+    return context.site.pages.find((page) => page.form === form.kind) ?? null;
+  };
+
+  const renderFormPage = (form: FormDescriptor, state: FormState): string => {
+    const page = formPageFor(form, { ...state.values });
+    if (page) return renderContentPage(view(), page, state);
+    return renderFormFallbackPage(view(), form, form.action, state);
+  };
+
+  const handleForm = async (form: FormDescriptor, request: FastifyRequest, reply: FastifyReply) => {
+    const operation = OPERATIONS[form.kind];
+    const values = formValues(request.body);
+    const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
+    if (crossSite)
+      return sendHtml(
+        reply,
+        403,
+        renderErrorPage(view(), form.action, 403, {
+          ok: false,
+          error: 'Forbidden',
+          code: 'VALIDATION_ERROR',
+          message: `The form was sent from another site: Origin ${crossSite.message}.`,
+          resolution: `Open the form on this site and ${crossSite.fix}.`,
+        }),
+      );
+    const trap = withoutHoneypot(request.body);
+    const checked = operation.check(context.submissions, trap.body);
+    if (!checked.ok)
+      return sendHtml(reply, 400, renderFormPage(form, { values, problems: checked.problems }));
+    // The same per-client limit as the API operation: the HTML form is no way around it.
+    const refused = await limitSubmission(context, request, reply, operation.limit);
+    if (refused)
+      return sendHtml(
+        reply,
+        429,
+        renderFormPage(form, {
+          values,
+          problems: [],
+          formError: `${refused.body.message} ${refused.body.resolution}`,
+        }),
+      );
+    let provider: string;
+    try {
+      ({ provider } = await checked.accept(metaOf(request, trap.honeypotFilled)));
+    } catch (error) {
+      request.log.error(describeError(error), 'form submission not stored');
+      reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
+      const mailbox = context.site.info.salesEmail ? ` or write to ${context.site.info.salesEmail}` : '';
+      return sendHtml(
+        reply,
+        500,
+        renderFormPage(form, {
+          values,
+          problems: [],
+          formError: `Your ${form.texts.noun} could not be sent just now (reference ${request.id}). Nothing was stored: please try again in a moment${mailbox}.`,
+        }),
+      );
+    }
+    const query = new URLSearchParams();
+    if (provider === 'mailto') query.set('via', 'mailto');
+    if (values.sourcePage && context.site.byUrl.has(values.sourcePage)) query.set('from', values.sourcePage);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    // POST-redirect-GET: reloading the confirmation does not send the form again.
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', `${form.action}/sent${search}`)
+      .send();
+  };
+
+  for (const form of Object.values(FORMS)) {
+    app.post(form.action, (request, reply) => handleForm(form, request, reply));
+
+    // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.
+    app.get(form.action, (request, reply) => {
+      // A link may open a form with a field filled in; nothing is sent until the visitor submits it.
+      const field = form.prefillField;
+      const prefilled = field ? queryParam(request, field).trim() : '';
+      if (field && prefilled !== '')
+        return sendHtml(
+          reply,
+          200,
+          renderFormPage(form, {
+            values: { [field]: Array.from(prefilled).slice(0, prefillMaxLength(form, field)).join('') },
+            problems: [],
+          }),
+        );
+      const page = formPageFor(form, {})?.url ?? form.builtInPage?.path;
+      const target = page ? `${encodePagePath(page)}#${form.anchor}` : '/';
+      return reply.code(303).header('location', target).send();
+    });
+    app.get(`${form.action}/sent`, (request, reply) => {
+      const from = context.site.byUrl.get(queryParam(request, 'from')) ?? null;
+      const html = renderConfirmationPage(view(), form, `${form.action}/sent`, {
+        mailto: queryParam(request, 'via') === 'mailto',
+        from,
+      });
+      return sendHtml(reply, 200, html);
+    });
+  }
+}

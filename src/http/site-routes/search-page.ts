@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { HTML_TYPE, renderSearchPage, searchForPage } from '../../site/index.js';
+import { clientAddress } from '../client-address.js';
+import { queryParam, type SiteRoutesContext } from './replies.js';
+
+/** GET /search: the results rendered on the server, so the page works without JavaScript. */
+export function registerSearchPageRoute(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
+  app.get('/search', (request, reply) => {
+    const { status, outcome, summary } = searchForPage(
+      context.ask,
+      queryParam(request, 'q'),
+      context.config.publicBaseUrl,
+      request.id,
+    );
+    if (summary)
+      context.insight?.search('page', outcome.query, summary, request.headers, clientAddress(request));
+    return reply
+      .code(status)
+      .header('cache-control', 'no-cache')
+      .type(HTML_TYPE)
+      .send(renderSearchPage(view(), outcome));
+  });
+}
