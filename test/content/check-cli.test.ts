@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentFolder, REPO_ROOT, SITE_YAML } from './helpers.js';
+import { contentFolder, REPO_ROOT, SITE_YAML } from '../support/files.js';
 
 function check(...args: string[]) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check', ...args], {

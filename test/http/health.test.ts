@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMISSION_RETRY_AFTER_SECONDS } from '../../src/contract/index.js';
-import { post } from '../submissions/client.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const lead = {
   name: 'Dana Reyes',

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIMITS_OFF } from '../helpers/limits.js';
+import { LIMITS_OFF } from '../support/limits.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../support/net.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 

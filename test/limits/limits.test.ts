@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createRateLimits } from '../../src/limits/index.js';
 import { createMetrics } from '../../src/metrics/index.js';
-import type { PublishedContract } from '../helpers/openapi.js';
-import { expectContract, post, uniqueEmail, type Answer } from '../submissions/client.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import type { PublishedContract } from '../support/openapi.js';
+import { expectContract, post, uniqueEmail, type Answer } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const LEADS = '/api/leads';
 const SUGGESTIONS = '/api/document-suggestions';

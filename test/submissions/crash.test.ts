@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/submissions/store/index.js';
+import { waitFor } from '../support/net.js';
 import {
   startWebhookPeer,
   verifyStandardWebhook,
-  waitFor,
   WEBHOOK_SECRET,
   type WebhookPeer,
-} from './peers.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
+} from '../support/peers.js';
+import { LIMITS_OFF } from '../support/limits.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createSubmissionService, type SubmissionService } from '../../src/submissions/index.js';
 import { openSqliteStore, type SubmissionStore } from '../../src/submissions/store/index.js';
-import type { LogRecord } from './harness.js';
-import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from './peers.js';
+import type { LogRecord } from '../support/servers.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 
 const META = { requestId: 'req-1', clientIp: '203.0.113.1', userAgent: undefined, idempotencyKey: undefined };
 const LEAD = { name: 'Log Reader', email: 'reader@visitor.example' };

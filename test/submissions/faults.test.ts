@@ -1,19 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubmissionRecord } from '../../src/submissions/index.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { freePort, waitFor } from '../support/net.js';
 import {
-  freePort,
   mailHeader,
   startSilentPeer,
   startSmtpPeer,
   startWebhookPeer,
   verifyStandardWebhook,
-  waitFor,
   WEBHOOK_SECRET,
   type SmtpPeer,
   type WebhookPeer,
-} from './peers.js';
+} from '../support/peers.js';
 
 /** Small delays so recovery shows within a test; the inline budget is what the answer waits for. */
 const TIMING = {

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/net.js';
 import {
   startSmtpPeer,
   startWebhookPeer,
-  waitFor,
   WEBHOOK_SECRET,
   type SmtpPeer,
   type WebhookPeer,
-} from './peers.js';
+} from '../support/peers.js';
 
 let server: TestServer | undefined;
 let smtp: SmtpPeer | undefined;
