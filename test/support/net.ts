@@ -48,11 +48,15 @@ export function rawRequest(
  * real peer or another process does in its own time; code the test drives itself is stepped
  * explicitly instead (`deliverDue()`, fake timers).
  */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 10_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
