@@ -195,6 +195,8 @@ export interface WebhookPeer {
   maxConcurrentPerId: number;
   /** Delay before answering, to widen the window in which a concurrent duplicate would show. */
   delayMs: number;
+  /** The clock `atMs` is read from (a test's stepped clock, to compare with the server's). */
+  now: () => number;
   close(): Promise<void>;
 }
 
@@ -207,6 +209,7 @@ export async function startWebhookPeer(): Promise<WebhookPeer> {
     inFlight: new Map(),
     maxConcurrentPerId: 0,
     delayMs: 0,
+    now: Date.now,
     close: async () => undefined,
   };
   const server = createHttpServer((request, response) => {
@@ -216,7 +219,7 @@ export async function startWebhookPeer(): Promise<WebhookPeer> {
       const hook: ReceivedHook = {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-        atMs: Date.now(),
+        atMs: peer.now(),
       };
       peer.received.push(hook);
       const id = String(request.headers['webhook-id']);

@@ -28,3 +28,19 @@ export function newSubmission(overrides: Partial<NewSubmission> = {}): NewSubmis
     ...overrides,
   };
 }
+
+/** A clock the test moves forward by hand, starting at the real time (so leases and signatures stay sane). */
+export interface SteppedClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function steppedClock(): SteppedClock {
+  let offsetMs = 0;
+  return {
+    now: () => Date.now() + offsetMs,
+    advance: (ms) => {
+      offsetMs += ms;
+    },
+  };
+}
