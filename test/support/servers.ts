@@ -26,6 +26,7 @@ import { PublishedContract } from './openapi.js';
  *   startTestServer  listening on 127.0.0.1 with a captured log and the delivery worker
  *   startAskServer   listening, over given content, with the ask service built from given options
  *   startSiteServer  the composition root (`startServer`) itself, as the browser suite drives it
+ *   startInsightServer  the same with insight on, behind one trusted proxy hop (insight suites)
  */
 
 export interface LogRecord {
@@ -286,4 +287,43 @@ export async function startSiteServer(env: ConfigSource = {}): Promise<SiteServe
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
     }
   }
+}
+
+export interface InsightServer {
+  url: string;
+  server: RunningServer;
+  dataDir: string;
+  /** Stops the server (writing the last counts), keeping the data folder. */
+  stop(): Promise<void>;
+  /** Stops the server and removes the data folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * The real server from its composition root with insight on, behind one trusted proxy hop so a
+ * test plays distinct clients with X-Forwarded-For. Counts are flushed only when the test asks.
+ */
+export async function startInsightServer(env: ConfigSource = {}): Promise<InsightServer> {
+  const dataDir = tempDir('frontdoor-insight-');
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'https://www.trialwright.test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TRUST_PROXY_HOPS: '1',
+    INSIGHT_FLUSH_INTERVAL_MS: '600000',
+    ...env,
+  });
+  const server = await startServer(config, pino({ level: 'silent' }));
+  return {
+    url: server.url,
+    server,
+    dataDir,
+    stop: () => server.close(),
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
