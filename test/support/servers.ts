@@ -29,6 +29,14 @@ import { PublishedContract } from './openapi.js';
  *   startInsightServer  the same with insight on, behind one trusted proxy hop (insight suites)
  */
 
+/**
+ * The configuration every starter begins from: port 0 on 127.0.0.1, a silent log, the abuse limits
+ * off; `env` wins. `root` is the folder relative paths in it are read from (default: the cwd).
+ */
+export function testConfig(env: ConfigSource, root?: string): Config {
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...LIMITS_OFF, ...env }, root);
+}
+
 export interface LogRecord {
   level: number;
   msg: string;
@@ -76,12 +84,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // and answers build at start-up, name the address the tests actually use.
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({
+  const config = testConfig({
     PORT: String(port),
     PUBLIC_BASE_URL: url,
-    HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
-    ...LIMITS_OFF,
     DATA_DIR: dataDir,
     DELIVERY_INLINE_BUDGET_MS: '1000',
     DELIVERY_ATTEMPT_TIMEOUT_MS: '2000',
@@ -151,13 +157,7 @@ export async function buildTestApp(
   build: (context: AppContext) => Promise<FastifyInstance> = (context) => buildApp(context),
 ): Promise<TestApp> {
   const dataDir = tempDir('frontdoor-app-');
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PUBLIC_BASE_URL: TEST_BASE_URL,
-    LOG_LEVEL: 'silent',
-    ...LIMITS_OFF,
-    ...env,
-  });
+  const config = testConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
   const logger = pino({ level: 'silent' });
   const context = await createAppContext(config, logger);
   const { submissions } = context;
@@ -204,17 +204,8 @@ export async function startAskServer(
 ): Promise<AskApp> {
   const root = tempDir('fd-ask-');
   const contentDir = contentFolder(files, join(root, 'content'));
-  const config = loadConfig(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: publicBaseUrl,
-      DATA_DIR: join(root, 'data'),
-      CONTENT_DIR: contentDir,
-      LOG_LEVEL: 'silent',
-      ...LIMITS_OFF,
-      ...env,
-    },
+  const config = testConfig(
+    { PUBLIC_BASE_URL: publicBaseUrl, DATA_DIR: join(root, 'data'), CONTENT_DIR: contentDir, ...env },
     root,
   );
   const logger = pino({ level: 'silent' });
@@ -262,15 +253,7 @@ export async function startSiteServer(env: ConfigSource = {}): Promise<SiteServe
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ...LIMITS_OFF,
-      ...env,
-    });
+    const config = testConfig({ PORT: String(port), PUBLIC_BASE_URL: url, DATA_DIR: dataDir, ...env });
     try {
       const server = await startServer(config, pino({ level: 'silent' }));
       return {
@@ -305,12 +288,9 @@ export interface InsightServer {
  */
 export async function startInsightServer(env: ConfigSource = {}): Promise<InsightServer> {
   const dataDir = tempDir('frontdoor-insight-');
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
+  const config = testConfig({
     PUBLIC_BASE_URL: 'https://www.trialwright.test',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
     TRUST_PROXY_HOPS: '1',
     INSIGHT_FLUSH_INTERVAL_MS: '600000',
     ...env,
