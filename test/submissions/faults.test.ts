@@ -107,6 +107,16 @@ async function submitUndelivered(server: TestServer, provider: string): Promise<
 
 const stateOf = async (server: TestServer, id: string) => (await server.submissions.store.get(id))!.delivery!;
 
+/**
+ * For a peer that holds the in-request attempt: the answer came back while that attempt was still
+ * running (no error recorded yet), so it waited for the inline budget, not for the attempt. The
+ * attempt timeout is set well above the budget so that this does not depend on scheduling.
+ */
+const HELD_ATTEMPT = { DELIVERY_ATTEMPT_TIMEOUT_MS: '1000' };
+async function expectAnsweredWhileAttemptRuns(server: TestServer, record: SubmissionRecord): Promise<void> {
+  expect(await stateOf(server, record.id)).toMatchObject({ state: 'pending', attempts: 1, lastError: null });
+}
+
 /** Steps until the row is delivered (at most `maxSteps` attempts), then checks that it is. */
 async function stepUntilDelivered(server: SteppedServer, id: string, maxSteps = 10): Promise<void> {
   for (let i = 0; i < maxSteps && (await stateOf(server, id)).state !== 'delivered'; i += 1)
@@ -178,9 +188,9 @@ describe('SMTP faults', () => {
   it('a relay that never greets: the answer stays prompt and delivery follows recovery', async () => {
     const smtp = await smtpPeer();
     smtp.hang = true;
-    const server = await startWithSmtp(smtp.url);
-    // The answer comes while the relay still holds the in-request attempt (budget 300 ms, attempt 800 ms).
+    const server = await startWithSmtp(smtp.url, HELD_ATTEMPT);
     const record = await submitUndelivered(server, 'email-service');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
       'the in-request attempt to time out',
       async () => (await stateOf(server, record.id)).lastError === 'timeout',
@@ -194,8 +204,12 @@ describe('SMTP faults', () => {
   it('a TCP peer that never speaks SMTP times out within the attempt cap', async () => {
     const silent = await startSilentPeer();
     cleanups.push(() => silent.close());
-    const server = await startWithSmtp(`smtp://127.0.0.1:${silent.port}`, { DELIVERY_MAX_ATTEMPTS: '2' });
+    const server = await startWithSmtp(`smtp://127.0.0.1:${silent.port}`, {
+      ...HELD_ATTEMPT,
+      DELIVERY_MAX_ATTEMPTS: '2',
+    });
     const record = await submitUndelivered(server, 'email-service');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
       'the in-request attempt to time out',
       async () => (await stateOf(server, record.id)).lastError === 'timeout',
@@ -268,9 +282,9 @@ describe('CRM faults', () => {
     const crm = await webhookPeer();
     let hanging = true;
     crm.reply = () => (hanging ? { status: 200, hang: true } : { status: 204 });
-    const server = await startWithCrm(crm);
-    // The answer comes while the receiver still holds the in-request attempt.
+    const server = await startWithCrm(crm, HELD_ATTEMPT);
     const record = await submitUndelivered(server, 'crm');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
       'the in-request attempt to time out',
       async () => (await stateOf(server, record.id)).lastError === 'timeout',
