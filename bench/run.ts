@@ -57,6 +57,7 @@ import {
 } from './report.js';
 import type { HeadToHead, SpeedRow } from './speed.js';
 import { headToHead, measureEngine, warmAnalyzer } from './speed.js';
+import { longQueryLine, measureLongQueries } from './long-query.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
 import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
@@ -233,6 +234,9 @@ async function main(): Promise<void> {
       );
       out.cranfieldSpeed = cranSpeed;
       console.log(speedTable(cranSpeed));
+      const longQuery = measureLongQueries(cdocs);
+      out.cranfieldLongQuery = longQuery;
+      console.log(longQueryLine(longQuery));
       cranVsMini = headToHead(
         frontdoorEngine('Frontdoor (defaults)'),
         miniSearchEngine(),

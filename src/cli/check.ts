@@ -1,6 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { loadSite, type ContentProblem } from '../content/index.js';
+import { processIo, type CliIo } from './submissions.js';
 
 const USAGE = `Usage: frontdoor check [--content DIR] [--strict]
 
@@ -14,29 +15,29 @@ Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 wrong usage.
 `;
 
 /** `frontdoor check`: what an author runs before publishing, and what CI runs on every change. */
-export async function runCheck(args: string[]): Promise<number> {
+export async function runCheck(args: string[], io: CliIo = processIo()): Promise<number> {
   let contentDir: string | null = null;
   let strict = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
     if (arg === '--content' || arg.startsWith('--content=')) {
       const value = arg === '--content' ? args[(i += 1)] : arg.slice('--content='.length);
-      if (value === undefined || value === '') return usageError('--content needs a folder');
-      contentDir = resolve(value);
+      if (value === undefined || value === '') return usageError(io, '--content needs a folder');
+      contentDir = resolve(io.cwd, value);
     } else if (arg === '--strict') strict = true;
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(USAGE);
+      io.out(USAGE);
       return 0;
-    } else return usageError(`unknown argument "${arg}"`);
+    } else return usageError(io, `unknown argument "${arg}"`);
   }
-  contentDir ??= loadConfig().contentDir;
+  contentDir ??= loadConfig(io.env, io.cwd).contentDir;
 
   const { site, problems } = await loadSite(contentDir);
-  const shown = displayPath(contentDir);
-  for (const problem of problems) process.stdout.write(`${formatProblem(shown, problem)}\n`);
+  const shown = displayPath(contentDir, io.cwd);
+  for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
   const errors = problems.filter((problem) => problem.severity === 'error').length;
   const warnings = problems.length - errors;
-  process.stdout.write(
+  io.out(
     `${shown}: ${site.pages.length} ${site.pages.length === 1 ? 'page' : 'pages'} loaded, ` +
       `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}\n`,
   );
@@ -51,13 +52,13 @@ export function formatProblem(contentDirShown: string, problem: ContentProblem):
 }
 
 /** Relative to the working directory when inside it, so the paths are short and clickable. */
-function displayPath(folder: string): string {
-  const fromCwd = relative(process.cwd(), folder);
+function displayPath(folder: string, cwd: string): string {
+  const fromCwd = relative(cwd, folder);
   if (fromCwd === '') return '.';
   return fromCwd.startsWith('..') || isAbsolute(fromCwd) ? folder : fromCwd;
 }
 
-function usageError(message: string): number {
-  process.stderr.write(`frontdoor check: ${message}\n\n${USAGE}`);
+function usageError(io: CliIo, message: string): number {
+  io.err(`frontdoor check: ${message}\n\n${USAGE}`);
   return 2;
 }

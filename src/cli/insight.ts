@@ -10,7 +10,7 @@ import {
   type InsightReport,
   type QueryStat,
 } from '../insight/index.js';
-import type { CliIo } from './submissions.js';
+import { processIo, type CliIo } from './submissions.js';
 import { formatTable } from './table.js';
 import { cliOptions, UsageError } from './options.js';
 
@@ -30,13 +30,6 @@ totals count every search. --limit bounds each list (default 20); --json prints 
 
 The configuration (DATA_DIR or DATABASE_URL) is read from the environment like "serve".
 `;
-
-const defaultIo = (): CliIo => ({
-  env: process.env,
-  cwd: process.cwd(),
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-});
 
 interface InsightOptions {
   period: InsightPeriod;
@@ -183,7 +176,7 @@ export function formatInsightReport(report: InsightReport): string {
 }
 
 /** `frontdoor insight`: the site owner's report in the terminal, or as JSON. */
-export async function runInsight(args: string[], io: CliIo = defaultIo(), now = Date.now()): Promise<number> {
+export async function runInsight(args: string[], io: CliIo = processIo(), now = Date.now()): Promise<number> {
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help') {
     io.out(USAGE);
     return 0;

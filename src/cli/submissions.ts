@@ -48,7 +48,8 @@ export interface CliIo {
   err: (text: string) => void;
 }
 
-const defaultIo = (): CliIo => ({
+/** The process's own environment, working directory and standard streams. */
+export const processIo = (): CliIo => ({
   env: process.env,
   cwd: process.cwd(),
   out: (text) => process.stdout.write(text),
@@ -287,7 +288,7 @@ async function withStore<T>(io: CliIo, work: (store: SubmissionStore) => Promise
 }
 
 /** `frontdoor submissions list|retry`: the operator's view of stored submissions and dead letters. */
-export async function runSubmissions(args: string[], io: CliIo = defaultIo()): Promise<number> {
+export async function runSubmissions(args: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {

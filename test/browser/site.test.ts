@@ -9,11 +9,10 @@ import {
   recordCspViolations,
   runAxe,
   screenshot,
-  startSiteServer,
   watchPage,
   type PageProblems,
-  type SiteServer,
-} from './support.js';
+} from '../support/browser.js';
+import { startSiteServer, type SiteServer } from '../support/servers.js';
 
 let site: SiteServer;
 let browser: Browser;

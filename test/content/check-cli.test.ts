@@ -1,33 +1,30 @@
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentFolder, REPO_ROOT, SITE_YAML } from './helpers.js';
+import { runCheck } from '../../src/cli/check.js';
+import { contentFolder, REPO_ROOT, SITE_YAML } from '../support/files.js';
 
-function check(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'check', ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
+/** `frontdoor check …` in this process, from the repository root, with CONTENT_DIR unset. */
+async function check(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCheck(args, {
     env: { ...process.env, CONTENT_DIR: '' },
+    cwd: REPO_ROOT,
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return { code, stdout, stderr };
 }
 
 describe('frontdoor check', () => {
-  it('exits 0 and prints a summary for clean content', () => {
-    const root = contentFolder({ '_site.yaml': SITE_YAML, 'index.md': '# Home\n\nHello.\n', 'a.md': '# A\n\nText.\n' });
-    const result = check('--content', root);
-    expect(result.stdout).toBe(`${root}: 2 pages loaded, 0 errors, 0 warnings\n`);
-    expect(result.code).toBe(0);
-  });
-
-  it('prints file:line: severity: message for each problem and exits 1 on errors', () => {
+  it('prints file:line: severity: message for each problem and exits 1 on errors', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
       'index.md': '# Home\n\nHello.\n',
       'bad.md': '---\ntitle: Bad\ntags: [a\n---\ntext\n',
       'typo.md': '---\ntitle: Typo\nnav: first\n---\ntext\n',
     });
-    const result = check('--content', root);
+    const result = await check('--content', root);
     expect(result.stdout.split('\n')).toEqual([
       `${join(root, 'bad.md')}:3: error: front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]; \`tags\` is ignored`,
       `${join(root, 'typo.md')}:3: warning: \`nav\` must be a number; it is ignored`,
@@ -37,32 +34,32 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(1);
   });
 
-  it('passes warnings, unless --strict', () => {
+  it('passes warnings, unless --strict', async () => {
     const root = contentFolder({ 'index.md': '# Home\n\nHello.\n' });
-    const relaxed = check('--content', root);
+    const relaxed = await check('--content', root);
     expect(relaxed.stdout).toMatch(/^.*_site\.yaml: warning: there is no _site\.yaml/);
     expect(relaxed.code).toBe(0);
-    expect(check('--strict', `--content=${root}`).code).toBe(1);
+    expect((await check('--strict', `--content=${root}`)).code).toBe(1);
   });
 
-  it('prints paths relative to the working directory when the folder is inside it', () => {
-    const result = check('--content', 'content');
+  it('prints paths relative to the working directory when the folder is inside it', async () => {
+    const result = await check('--content', 'content');
     expect(result.stdout).toMatch(/^content: \d+ pages loaded, 0 errors, 0 warnings\n$/);
     expect(result.code).toBe(0);
   });
 
-  it('reports a missing folder as an error', () => {
+  it('reports a missing folder as an error', async () => {
     const missing = join(contentFolder({}), 'nope');
-    const result = check('--content', missing);
+    const result = await check('--content', missing);
     expect(result.stdout).toContain(`${missing}: error: the content folder ${missing} does not exist`);
     expect(result.code).toBe(1);
   });
 
-  it('refuses unknown arguments with exit status 2', () => {
-    const result = check('--bogus');
+  it('refuses unknown arguments with exit status 2', async () => {
+    const result = await check('--bogus');
     expect(result.stderr).toContain('unknown argument "--bogus"');
     expect(result.stderr).toContain('Usage: frontdoor check');
     expect(result.code).toBe(2);
-    expect(check('--content').code).toBe(2);
+    expect((await check('--content')).code).toBe(2);
   });
 });

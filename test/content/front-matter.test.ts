@@ -2,7 +2,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSite, type ContentProblem } from '../../src/content/index.js';
-import { contentFolder, SITE_YAML } from './helpers.js';
+import { contentFolder, SITE_YAML } from '../support/files.js';
 
 const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
 

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { htmlOf, loadSite, markdownOf, renderMarkdown, type ContentProblem } from '../../src/content/index.js';
-import { contentFolder, SITE_YAML } from './helpers.js';
+import { contentFolder, SITE_YAML } from '../support/files.js';
 
 const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
 

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
-import { contentFolder } from './helpers.js';
+import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
 afterEach(() => {

@@ -2,7 +2,7 @@ import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSite, filesToRebuild, readContent, rebuildSite, type LoadedSite } from '../../src/content/index.js';
-import { contentFolder } from './helpers.js';
+import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
 afterEach(() => {

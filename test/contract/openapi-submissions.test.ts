@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE_WINDOW_MS } from '../../src/contract/index.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 // What the submission routes do beyond their body schema must be in the published contract too.
 let server: TestServer;

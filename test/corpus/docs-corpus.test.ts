@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { htmlOf, loadSite, markdownOf } from '../../src/content/index.js';
-import { BUNDLED_CONTENT, contentFolder, DOCS_CORPUS } from '../content/helpers.js';
+import { BUNDLED_CONTENT, contentFolder, DOCS_CORPUS } from '../support/files.js';
 
 function requireFolder(path: string, what: string): void {
   if (!existsSync(path)) throw new Error(`${what} is missing: expected it at ${path}`);

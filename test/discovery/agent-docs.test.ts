@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS } from '../../src/discovery/index.js';
-import { PublishedContract } from '../helpers/openapi.js';
+import { PublishedContract } from '../support/openapi.js';
 import { BASE, get, startDiscoveryApp, type DiscoveryApp } from './harness.js';
 
 type Operation = {

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
 import { buildDiscoveryBundle, DISCOVERY_PATHS, type DiscoveryBundle } from '../../src/discovery/index.js';
 import { createAskService } from '../../src/nlweb/index.js';
-import { page, SMALL_SITE, writeContent } from './harness.js';
+import { contentFolder } from '../support/files.js';
+import { page, SMALL_SITE } from './harness.js';
 import { parseLlmsTxt } from './llms-parser.js';
 import { expectValid } from './schemas.js';
 
@@ -13,7 +14,7 @@ afterAll(() => {
 });
 
 async function bundleOf(files: Record<string, string>, publicBaseUrl: string): Promise<DiscoveryBundle> {
-  const folder = writeContent(files);
+  const folder = contentFolder(files);
   folders.push(folder);
   const { site } = await loadSite(folder);
   const ask = createAskService(site, publicBaseUrl);

@@ -1,22 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
-import { loadConfig, type Config } from '../../src/config/index.js';
+import type { Config } from '../../src/config/index.js';
 import type { Site } from '../../src/content/index.js';
 import { buildDiscoveryBundle, type DiscoveryBundle, type SitemapLimits } from '../../src/discovery/index.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
-import { createAppContext } from '../../src/http/server.js';
 import { notFoundHandler, trackAllowedMethods } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
 import { discoveryInputOf, registerDiscoverySurface } from '../../src/http/routes/discovery.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
+import { BUNDLED_CONTENT } from '../support/files.js';
+import { buildTestApp } from '../support/servers.js';
 
 /** Not example.com and not localhost: `redocly lint` warns about both in `servers`. */
 export const BASE = 'https://www.frontdoor-discovery.test';
-
-export const REPO_CONTENT_DIR = join(import.meta.dirname, '..', '..', 'content');
 
 export interface DiscoveryApp {
   app: FastifyInstance;
@@ -41,42 +35,19 @@ export interface StartOptions {
  * base URL; requests go through `app.inject`, so absolute URLs are rewritten to paths.
  */
 export async function startDiscoveryApp(options: StartOptions = {}): Promise<DiscoveryApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-discovery-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: BASE,
-    DATA_DIR: dataDir,
-    CONTENT_DIR: options.contentDir ?? REPO_CONTENT_DIR,
-    LOG_LEVEL: 'silent',
-    ...LIMITS_OFF,
-  });
-  const logger = pino({ level: 'silent' });
-  const context = await createAppContext(config, logger);
-  const { site, submissions } = context;
-  let app: FastifyInstance;
-  try {
-    app =
-      options.routes === 'full'
-        ? await buildApp(context)
-        : await serveBundle(context, buildDiscoveryBundle(discoveryInputOf(context)));
-    await app.ready();
-  } catch (error) {
-    await submissions.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    app,
-    context,
-    config,
-    site,
-    close: async () => {
-      await app.close();
-      await submissions.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  const { app, context, config, close } = await buildTestApp(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: BASE,
+      CONTENT_DIR: options.contentDir ?? BUNDLED_CONTENT,
     },
-  };
+    (context) =>
+      options.routes === 'full'
+        ? buildApp(context)
+        : serveBundle(context, buildDiscoveryBundle(discoveryInputOf(context))),
+  );
+  return { app, context, config, site: context.site, close };
 }
 
 /** Only the discovery routes over a given bundle (e.g. built with small sitemap limits). */
@@ -109,19 +80,6 @@ export async function get(
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'GET', url: path, headers });
-}
-
-/** A content folder in a temp directory, from a map of relative path → file text. */
-export function writeContent(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'frontdoor-discovery-content-'));
-  for (const [path, text] of Object.entries(files)) addFile(dir, path, text);
-  return dir;
-}
-
-export function addFile(dir: string, path: string, text: string): void {
-  const file = join(dir, path);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
 }
 
 export function page(title: string, description: string, body: string, extra: string[] = []): string {

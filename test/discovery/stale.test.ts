@@ -3,16 +3,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS, buildDiscoveryBundle, skillPath, SKILL_NAME } from '../../src/discovery/index.js';
 import { discoveryInputOf } from '../../src/http/routes/discovery.js';
-import {
-  addFile,
-  BASE,
-  get,
-  page,
-  SMALL_SITE,
-  startDiscoveryApp,
-  writeContent,
-  type DiscoveryApp,
-} from './harness.js';
+import { addFile, contentFolder } from '../support/files.js';
+import { BASE, get, page, SMALL_SITE, startDiscoveryApp, type DiscoveryApp } from './harness.js';
 import { parseLlmsTxt } from './llms-parser.js';
 
 const folders: string[] = [];
@@ -28,7 +20,7 @@ async function documents(app: DiscoveryApp, paths: string[]): Promise<Map<string
 
 describe('the documents cannot go stale', () => {
   it('a page added to the content folder appears in the sitemap, llms.txt, llms-full.txt, /docs and the search', async () => {
-    const folder = writeContent(SMALL_SITE);
+    const folder = contentFolder(SMALL_SITE);
     folders.push(folder);
     const paths = [
       DISCOVERY_PATHS.sitemap,
@@ -79,7 +71,7 @@ describe('the documents cannot go stale', () => {
   });
 
   it('the site details flow into every document that names the company', async () => {
-    const folder = writeContent(SMALL_SITE);
+    const folder = contentFolder(SMALL_SITE);
     folders.push(folder);
     const app = await startDiscoveryApp({ contentDir: folder });
     try {
@@ -107,7 +99,7 @@ describe('the documents cannot go stale', () => {
   });
 
   it('a changed contract value changes /openapi.json, /api.md, the skill and its digest together', async () => {
-    const folder = writeContent(SMALL_SITE);
+    const folder = contentFolder(SMALL_SITE);
     folders.push(folder);
     const app = await startDiscoveryApp({ contentDir: folder });
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 /**
  * The /ask fast path must be invisible: for every request, the server with it answers exactly what

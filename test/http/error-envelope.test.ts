@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorSchema } from '../../src/contract/index.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
-import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../submissions/peers.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 
 interface RawAnswer {
   status: number;

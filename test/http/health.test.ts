@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SUBMISSION_RETRY_AFTER_SECONDS } from '../../src/contract/index.js';
-import { post } from '../submissions/client.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const lead = {
   name: 'Dana Reyes',
@@ -28,6 +28,9 @@ describe('/healthz and /readyz', () => {
   afterAll(async () => {
     await server?.close();
   });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('say alive and ready while the store answers, as /openapi.json documents, without a request log line', async () => {
     const contract = await server.contract();
@@ -52,8 +55,9 @@ describe('/healthz and /readyz', () => {
   it('say not ready, with the reason, when the store fails; writes get 500 with Retry-After; pages still work', async () => {
     const contract = await server.contract();
     await server.submissions.store.close();
-    // The readiness result is reused for one second.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The readiness result is reused for one second: move the clock past it. Only Date is faked, so
+    // sockets and timers run as before (afterEach puts the real clock back).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1_100 });
     const ready = await get(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ status: 'unavailable', checks: { store: 'failing', index: 'ok' } });

@@ -11,7 +11,7 @@ import {
 } from '../../src/http/live-content.js';
 import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
 import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
-import { contentFolder } from '../content/helpers.js';
+import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
 afterEach(() => {

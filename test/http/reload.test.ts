@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { contentFolder } from '../content/helpers.js';
+import { contentFolder } from '../support/files.js';
 
 const OLD = {
   'index.md': '---\ntitle: Home\n---\n\nWelcome to the example site about solar kettles.\n',

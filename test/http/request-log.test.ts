@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
-import { startTestServer, type LogRecord, type TestServer } from '../submissions/harness.js';
+import { startTestServer, type LogRecord, type TestServer } from '../support/servers.js';
 
 const SECRET = 'zebra orchid confidential';
 const secretQuery = encodeURIComponent(SECRET);

@@ -1,34 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/ports.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
-interface ServerProcess {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-/** `frontdoor serve` as a child process; stdout is captured, or sent to the given descriptor. */
-function serve(env: Record<string, string>, stdoutFd?: number): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(join(tmpdir(), 'fd-start-')), ...env },
-    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, stdout: () => out, stderr: () => err, exit };
-}
+import { freePort, waitFor } from '../support/net.js';
+import { spawnServe } from '../support/process.js';
 
 const running: ChildProcess[] = [];
 const servers: Server[] = [];
@@ -51,7 +28,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
   it('DATA_DIR is a file', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'fd-file-')), 'data');
     writeFileSync(file, 'not a folder');
-    const server = serve({ DATA_DIR: file, PORT: '0' });
+    const server = spawnServe({ DATA_DIR: file, PORT: '0' });
     running.push(server.child);
     expect(await server.exit).toBe(78);
     expect(server.stderr()).toContain(
@@ -64,7 +41,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
   it('DATA_DIR is missing and cannot be created', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'fd-file-')), 'data');
     writeFileSync(file, 'not a folder');
-    const server = serve({ DATA_DIR: join(file, 'below'), PORT: '0' });
+    const server = spawnServe({ DATA_DIR: join(file, 'below'), PORT: '0' });
     running.push(server.child);
     expect(await server.exit).toBe(78);
     expect(server.stderr()).toMatch(
@@ -75,7 +52,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
 
   it('DATA_DIR is not writable', async () => {
     // /proc/self is a folder nobody may write, root included.
-    const server = serve({ DATA_DIR: '/proc/self', PORT: '0' });
+    const server = spawnServe({ DATA_DIR: '/proc/self', PORT: '0' });
     running.push(server.child);
     expect(await server.exit).toBe(78);
     expect(server.stderr()).toMatch(
@@ -89,7 +66,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
     servers.push(blocker);
     const port = await freePort();
     await new Promise<void>((done) => blocker.listen(port, '127.0.0.1', done));
-    const server = serve({ PORT: String(port), HOST: '127.0.0.1' });
+    const server = spawnServe({ PORT: String(port), HOST: '127.0.0.1' });
     running.push(server.child);
     expect(await server.exit).toBe(78);
     expect(server.stderr()).toContain(
@@ -99,7 +76,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
   });
 
   it('CRM_WEBHOOK_URL with credentials is refused at start-up', async () => {
-    const server = serve({
+    const server = spawnServe({
       PORT: '0',
       LEAD_DELIVERY: 'crm',
       CRM_WEBHOOK_URL: 'https://user:s3cret@crm.example.com/hooks',
@@ -113,7 +90,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
   });
 
   it('a configuration error is a JSON line too', async () => {
-    const server = serve({ LEAD_DELIVERY: 'carrier-pigeon', PORT: '0' });
+    const server = spawnServe({ LEAD_DELIVERY: 'carrier-pigeon', PORT: '0' });
     running.push(server.child);
     expect(await server.exit).toBe(78);
     expect(server.stderr()).toContain('LEAD_DELIVERY="carrier-pigeon" is not valid');
@@ -125,7 +102,7 @@ describe('a full log disk (stdout on /dev/full, every write ENOSPC)', () => {
   it('keeps serving, does not count an unwritten log line as delivered, and stops on SIGTERM', async () => {
     const port = await freePort();
     const full = openSync('/dev/full', 'w');
-    const server = serve(
+    const server = spawnServe(
       {
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -138,12 +115,13 @@ describe('a full log disk (stdout on /dev/full, every write ENOSPC)', () => {
     closeSync(full);
     running.push(server.child);
     const url = `http://127.0.0.1:${port}`;
-    let health: Response | null = null;
-    for (let tries = 0; tries < 200 && health === null; tries += 1) {
-      health = await fetch(`${url}/healthz`).catch(() => null);
-      if (health === null) await new Promise((done) => setTimeout(done, 100));
-    }
-    expect(health?.status, server.stderr()).toBe(200);
+    // stdout is /dev/full, so the start-up line cannot tell the address: ask until it answers.
+    const health = await waitFor(
+      'the server to answer',
+      () => fetch(`${url}/healthz`).catch(() => null),
+      20_000,
+    );
+    expect(health.status, server.stderr()).toBe(200);
 
     const lead = await fetch(`${url}/api/leads`, {
       method: 'POST',

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInsight } from '../../src/cli/insight.js';
 import type { InsightReport } from '../../src/insight/index.js';
-import { BROWSER_HEADERS, send, startInsightServer, USER_AGENTS } from './traffic.js';
+import { BROWSER_HEADERS, send, USER_AGENTS } from './traffic.js';
+import { startInsightServer } from '../support/servers.js';
 
 describe('frontdoor insight', () => {
   let dataDir: string;

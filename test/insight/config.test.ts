@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ConfigError } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { openSqliteConnection } from '../../src/storage/index.js';
-import { send, startInsightServer } from './traffic.js';
+import { send } from './traffic.js';
+import { startInsightServer } from '../support/servers.js';
 
 const problemsOf = (env: Record<string, string>): string[] => {
   try {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InsightReport } from '../../src/insight/index.js';
-import { BROWSER_HEADERS, send, startInsightServer, USER_AGENTS, type InsightServer } from './traffic.js';
+import { BROWSER_HEADERS, send, USER_AGENTS } from './traffic.js';
+import { startInsightServer, type InsightServer } from '../support/servers.js';
 
 describe('insight report on the admin listener', () => {
   let site: InsightServer;

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredInsight } from '../../src/insight/index.js';
-import { BROWSER_HEADERS, send, startInsightServer, USER_AGENTS, type InsightServer } from './traffic.js';
+import { BROWSER_HEADERS, send, USER_AGENTS } from './traffic.js';
+import { startInsightServer, type InsightServer } from '../support/servers.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

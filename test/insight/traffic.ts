@@ -1,10 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { loadConfig, type ConfigSource } from '../../src/config/index.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
 
 /** User-Agents of the clients the traffic tests play. */
 export const USER_AGENTS = {
@@ -56,43 +50,4 @@ export function send(
     req.on('error', reject);
     req.end(body);
   });
-}
-
-export interface InsightServer {
-  url: string;
-  server: RunningServer;
-  dataDir: string;
-  /** Stops the server (writing the last counts), keeping the data folder. */
-  stop(): Promise<void>;
-  /** Stops the server and removes the data folder. */
-  close(): Promise<void>;
-}
-
-/**
- * The real server from its composition root with insight on, behind one trusted proxy hop so a
- * test plays distinct clients with X-Forwarded-For. Counts are flushed only when the test asks.
- */
-export async function startInsightServer(env: ConfigSource = {}): Promise<InsightServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-insight-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: 'https://www.trialwright.test',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    TRUST_PROXY_HOPS: '1',
-    INSIGHT_FLUSH_INTERVAL_MS: '600000',
-    ...env,
-  });
-  const server = await startServer(config, pino({ level: 'silent' }));
-  return {
-    url: server.url,
-    server,
-    dataDir,
-    stop: () => server.close(),
-    close: async () => {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createRateLimits } from '../../src/limits/index.js';
 import { createMetrics } from '../../src/metrics/index.js';
-import type { PublishedContract } from '../helpers/openapi.js';
-import { expectContract, post, uniqueEmail, type Answer } from '../submissions/client.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import type { PublishedContract } from '../support/openapi.js';
+import { expectContract, post, uniqueEmail, type Answer } from '../support/client.js';
+import { waitFor } from '../support/net.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const LEADS = '/api/leads';
 const SUGGESTIONS = '/api/document-suggestions';
@@ -226,11 +227,11 @@ describe('the global delivery cap', () => {
       ]);
 
       // The window is 2 s: the worker delivers both once it opens again.
-      const deadline = Date.now() + 20_000;
-      while ((await server.submissions.store.list({ state: 'delivered', limit: 10 })).length < 4) {
-        expect(Date.now()).toBeLessThan(deadline);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitFor(
+        'both deferred deliveries made',
+        async () => (await server.submissions.store.list({ state: 'delivered', limit: 10 })).length >= 4,
+        20_000,
+      );
       expect(await server.submissions.store.list({ state: 'dead', limit: 10 })).toEqual([]);
       const text = await server.context.metrics.render();
       expect(text).toContain('frontdoor_deliveries_deferred_total{where="request"} 2');

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResult, NlWebResponse } from '../../src/contract/index.js';
-import { startAskApp, withoutRequestId, type AskApp } from './helpers.js';
+import type { AskApp } from '../support/servers.js';
+import { startAskApp, withoutRequestId } from './helpers.js';
 
 let server: AskApp;
 beforeAll(async () => {

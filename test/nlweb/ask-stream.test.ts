@@ -3,15 +3,9 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NlWebResponse } from '../../src/contract/index.js';
-import {
-  parseEventStream,
-  rawRequest,
-  reassemble,
-  startAskApp,
-  withoutRequestId,
-  type AskApp,
-  type RawResponse,
-} from './helpers.js';
+import { rawRequest, type RawResponse } from '../support/net.js';
+import type { AskApp } from '../support/servers.js';
+import { parseEventStream, reassemble, startAskApp, withoutRequestId } from './helpers.js';
 
 let server: AskApp;
 beforeAll(async () => {

@@ -1,20 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { loadConfig } from '../../src/config/index.js';
 import { loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
 import type { NlWebResponse } from '../../src/contract/index.js';
-import { buildApp } from '../../src/http/app.js';
-import { createRateLimits } from '../../src/limits/index.js';
-import { createMetrics } from '../../src/metrics/index.js';
-import { createAskService, type AskService, type AskServiceOptions } from '../../src/nlweb/index.js';
-import { createSubmissionService } from '../../src/submissions/index.js';
-import { PublishedContract } from '../helpers/openapi.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
+import type { AskServiceOptions } from '../../src/nlweb/index.js';
 import { linkListAnchors } from '../../src/content/index.js';
+import { contentFolder } from '../support/files.js';
+import { startAskServer, type AskApp } from '../support/servers.js';
 
 export const PUBLIC_BASE_URL = 'https://www.acme.test';
 
@@ -97,111 +86,21 @@ export const CONTENT_FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export function writeContent(dir: string, files: Record<string, string> = CONTENT_FILES): string {
-  for (const [path, text] of Object.entries(files)) {
-    const file = join(dir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  }
-  return dir;
-}
-
 /** The fixture site through the real content loader. */
 export async function loadFixtureSite(files: Record<string, string> = CONTENT_FILES): Promise<Site> {
-  const dir = writeContent(tempDir('fd-ask-content-'), files);
+  const dir = contentFolder(files);
   const { site, problems } = await loadSite(dir);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) throw new Error(`fixture content has errors: ${JSON.stringify(errors)}`);
   return site;
 }
 
-export interface AskApp {
-  app: FastifyInstance;
-  ask: AskService;
-  /** http://127.0.0.1:port */
-  url: string;
-  contract: PublishedContract;
-  close(): Promise<void>;
-}
-
-/**
- * The real application (config, content loader, ask service, submission service on a temp SQLite
- * file) listening on port 0; the contract is the /openapi.json the app serves when that route
- * exists.
- */
-export async function startAskApp(
+/** The real application listening on port 0 over the fixture site, at PUBLIC_BASE_URL. */
+export function startAskApp(
   options: AskServiceOptions = {},
   env: Record<string, string> = {},
 ): Promise<AskApp> {
-  const root = tempDir('fd-ask-');
-  const contentDir = writeContent(join(root, 'content'));
-  const config = loadConfig(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL,
-      DATA_DIR: join(root, 'data'),
-      CONTENT_DIR: contentDir,
-      LOG_LEVEL: 'silent',
-      ...LIMITS_OFF,
-      ...env,
-    },
-    root,
-  );
-  const logger = pino({ level: 'silent' });
-  const { site } = await loadSite(config.contentDir);
-  const ask = createAskService(site, config.publicBaseUrl, options);
-  const submissions = await createSubmissionService(config, logger);
-  const metrics = createMetrics();
-  const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
-  const app = await buildApp({ config, logger, site, ask, submissions, metrics, limits });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  // The contract the tests check against is the document the app itself serves.
-  const served = await app.inject({ method: 'GET', url: '/openapi.json' });
-  if (served.statusCode !== 200) throw new Error(`/openapi.json answered ${served.statusCode}`);
-  const contract = new PublishedContract(served.json());
-  return {
-    app,
-    ask,
-    url: `http://127.0.0.1:${port}`,
-    contract,
-    async close() {
-      await app.close();
-      await submissions.close();
-      await limits.close();
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
-/** One raw HTTP exchange over a real socket: status, headers and the whole body as text. */
-export interface RawResponse {
-  status: number;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-export function rawRequest(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return startAskServer(CONTENT_FILES, options, env, PUBLIC_BASE_URL);
 }
 
 /** A parsed event stream: the data payloads of its events and its comment lines. */

@@ -297,14 +297,13 @@ describe('edge cases', () => {
     expect(search(index, 'xylophone quux')).toEqual([]);
   });
 
-  it('answers a 1000-character query quickly', () => {
+  // Its speed target (under 200 ms) is measured by the bench: bench/long-query.ts, part 2 of `npm run bench`.
+  it('answers a 1000-character query', () => {
     const r = seededRandom(99);
     let q = '';
     while (q.length < 1000) q += `${WORDS[Math.floor(r() * WORDS.length)]} what how the `;
     q = q.slice(0, 1000);
-    const t0 = performance.now();
     const results = search(index, q, { limit: 10 });
-    expect(performance.now() - t0).toBeLessThan(200);
     expect(results.length).toBe(10);
   });
 

@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookPeer, waitFor, WEBHOOK_SECRET, type WebhookPeer } from '../submissions/peers.js';
+import { waitFor } from '../support/net.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 import { FaultProxy } from './fault-proxy.js';
 import { createTestSchema, POSTGRES_URL } from './postgres.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
+import { LIMITS_OFF } from '../support/limits.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const PG_TARGET = (() => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createRateLimits, type RateLimits } from '../../src/limits/index.js';
 import { createMetrics, type Metrics } from '../../src/metrics/index.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../support/net.js';
 import { REDIS_URL, requireRedis } from './redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post, uniqueEmail } from '../submissions/client.js';
-import { startTestServer, type TestServer } from '../submissions/harness.js';
+import { post, uniqueEmail } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 import { REDIS_URL, requireRedis } from './redis.js';
 
 // Every run uses fresh client networks, so counts left in Redis by an earlier run never matter.

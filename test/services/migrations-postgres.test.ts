@@ -7,7 +7,7 @@ import {
   type SubmissionStore,
 } from '../../src/submissions/store/index.js';
 import { schemaSql } from '../../src/submissions/store/rows.js';
-import { newSubmission } from '../submissions/store-contract.js';
+import { newSubmission } from '../support/submissions.js';
 import { OLD_ROWS, oldRowsSql } from '../submissions/old-schema.js';
 import { openInsightStore } from '../../src/insight/index.js';
 import { expectedLedger, LEGACY_SEARCH, legacyDatabaseSql } from '../storage/legacy-ledgers.js';

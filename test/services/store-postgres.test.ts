@@ -5,8 +5,10 @@ import { loadConfig } from '../../src/config/index.js';
 import { createSubmissionService, type SubmissionService } from '../../src/submissions/index.js';
 import { openPostgresStore, type SubmissionStore } from '../../src/submissions/store/index.js';
 import pino from 'pino';
-import { newSubmission, describeStoreContract } from '../submissions/store-contract.js';
-import { startWebhookPeer, waitFor, WEBHOOK_SECRET, type WebhookPeer } from '../submissions/peers.js';
+import { describeStoreContract } from '../submissions/store-contract.js';
+import { newSubmission } from '../support/submissions.js';
+import { waitFor } from '../support/net.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 import { createTestSchema, POSTGRES_URL } from './postgres.js';
 
 describeStoreContract('PostgreSQL', async () => {

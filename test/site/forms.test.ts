@@ -11,12 +11,12 @@ import {
   type CompanyType,
 } from '../../src/contract/index.js';
 import { escapeHtml } from '../../src/site/index.js';
-import { BASE_URL, buildSiteApp, type SiteApp } from './helpers.js';
+import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
 
-let site: SiteApp;
+let site: TestApp;
 
 beforeAll(async () => {
-  site = await buildSiteApp();
+  site = await buildTestApp();
 });
 
 afterAll(async () => {
@@ -35,7 +35,7 @@ const post = (url: string, fields: Record<string, string>, headers: Record<strin
     url,
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      origin: BASE_URL,
+      origin: TEST_BASE_URL,
       accept: 'text/html',
       ...headers,
     },
@@ -201,7 +201,7 @@ describe('the demo request form', () => {
     const response = await site.app.inject({
       method: 'POST',
       url: '/forms/demo-request',
-      headers: { 'content-type': 'text/plain', origin: BASE_URL },
+      headers: { 'content-type': 'text/plain', origin: TEST_BASE_URL },
       payload: 'hello',
     });
     expect(response.statusCode).toBe(400);

@@ -3,16 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownOf } from '../../src/content/index.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
 import { escapeHtml, jsonForScript, wrapTables } from '../../src/site/index.js';
-import {
-  attributeNames,
-  BASE_URL,
-  buildSiteApp,
-  jsonLdOf,
-  page,
-  scriptTags,
-  writeContent,
-  type SiteApp,
-} from './helpers.js';
+import { contentFolder } from '../support/files.js';
+import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
+import { attributeNames, jsonLdOf, page, scriptTags } from './helpers.js';
 
 const HOSTILE_TITLE = 'Evil </script><script>alert(1)</script> "quoted" & \'single\'';
 
@@ -53,11 +46,11 @@ const CONTENT = {
 };
 
 let contentDir: string;
-let site: SiteApp;
+let site: TestApp;
 
 beforeAll(async () => {
-  contentDir = writeContent(CONTENT);
-  site = await buildSiteApp({ CONTENT_DIR: contentDir });
+  contentDir = contentFolder(CONTENT);
+  site = await buildTestApp({ CONTENT_DIR: contentDir });
 });
 
 afterAll(async () => {
@@ -108,16 +101,18 @@ describe('the layout on every page', () => {
       const response = await get(encodeURI(contentPage.url));
       expect(response.statusCode, contentPage.url).toBe(200);
       const html = response.body;
-      const canonical = `${BASE_URL}${encodeURI(contentPage.url)}`;
+      const canonical = `${TEST_BASE_URL}${encodeURI(contentPage.url)}`;
       expect(html).toContain(`<link rel="canonical" href="${escapeHtml(canonical)}">`);
       expect(html).toContain(`<meta name="description" content="${escapeHtml(contentPage.description)}">`);
       expect(html).toContain(`<meta property="og:url" content="${escapeHtml(canonical)}">`);
       expect(html).toContain(`<meta property="og:title" content="${escapeHtml(contentPage.title)}">`);
       expect(html).toMatch(
-        new RegExp(`<link rel="ard" href="${BASE_URL}/\\.well-known/ard\\.json" type="application/json"`),
+        new RegExp(
+          `<link rel="ard" href="${TEST_BASE_URL}/\\.well-known/ard\\.json" type="application/json"`,
+        ),
       );
       expect(html).toMatch(
-        new RegExp(`<link rel="api-catalog" href="${BASE_URL}/\\.well-known/api-catalog"`),
+        new RegExp(`<link rel="api-catalog" href="${TEST_BASE_URL}/\\.well-known/api-catalog"`),
       );
       // The page's own twin is the first Markdown alternate (llms.txt and agents.md follow).
       const firstMarkdown =
@@ -141,7 +136,7 @@ describe('the layout on every page', () => {
     expect(organization).toMatchObject({
       name: 'Acme <Bio>',
       legalName: 'Acme Bio "Ltd"',
-      url: `${BASE_URL}/`,
+      url: `${TEST_BASE_URL}/`,
       email: 'hello@acme.example',
       foundingDate: '2020',
       address: { '@type': 'PostalAddress', streetAddress: '1 Lab Road, Cambridge' },
@@ -151,7 +146,7 @@ describe('the layout on every page', () => {
   it('uses TechArticle for documentation pages and CollectionPage for section indexes', async () => {
     const typeOf = async (url: string) => {
       const graph = (jsonLdOf((await get(url)).body) as { '@graph': Record<string, unknown>[] })['@graph'];
-      return graph.find((node) => node['@id'] === `${BASE_URL}${url}#page`)!['@type'];
+      return graph.find((node) => node['@id'] === `${TEST_BASE_URL}${url}#page`)!['@type'];
     };
     expect(await typeOf('/docs/guide')).toBe('TechArticle');
     expect(await typeOf('/product/')).toBe('CollectionPage');
@@ -383,8 +378,8 @@ describe('static assets', () => {
 
 describe('a site without a demo page', () => {
   it('serves a built-in /demo page with the demo form', async () => {
-    const dir = writeContent({ 'index.md': page({ title: 'Home', description: 'Home.' }, 'Hi.') });
-    const bare = await buildSiteApp({ CONTENT_DIR: dir });
+    const dir = contentFolder({ 'index.md': page({ title: 'Home', description: 'Home.' }, 'Hi.') });
+    const bare = await buildTestApp({ CONTENT_DIR: dir });
     try {
       const response = await bare.app.inject({
         method: 'GET',

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NlWebResponse } from '../../src/contract/index.js';
 import { outcomeOf } from '../../src/site/search.js';
-import { attributeNames, BASE_URL, buildSiteApp, type SiteApp } from './helpers.js';
+import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
+import { attributeNames } from './helpers.js';
 
-let site: SiteApp;
+let site: TestApp;
 
 beforeAll(async () => {
-  site = await buildSiteApp();
+  site = await buildTestApp();
 });
 
 afterAll(async () => {
@@ -40,7 +41,7 @@ describe('the search page without JavaScript', () => {
       item.type === 'resource' ? [(item.resource.data as { url: string }).url] : [],
     );
     // One entry per page, linked to its best section.
-    expect(hits.map((hit) => `${BASE_URL}${hit.href.split('#')[0]}`)).toEqual(urls);
+    expect(hits.map((hit) => `${TEST_BASE_URL}${hit.href.split('#')[0]}`)).toEqual(urls);
     expect(hits[0]!.snippet).toMatch(/<mark>schedule<\/mark>/i);
     expect(response.body).toContain('value="schedule of activities"');
     expect(response.body).toMatch(/data-search-status>\d+ results? for “schedule of activities”</);
@@ -96,7 +97,7 @@ describe('outcomeOf', () => {
           resource: {
             data: {
               name: 'Here',
-              url: `${BASE_URL}/a%20b#part`,
+              url: `${TEST_BASE_URL}/a%20b#part`,
               description: 'abc def',
               highlights: [
                 { start: 0, end: 3 },
@@ -115,7 +116,7 @@ describe('outcomeOf', () => {
         },
       ],
     };
-    const outcome = outcomeOf('abc', answer, BASE_URL);
+    const outcome = outcomeOf('abc', answer, TEST_BASE_URL);
     expect(outcome.hits.map((hit) => [hit.href, hit.displayUrl])).toEqual([
       ['/a%20b#part', '/a b#part'],
       ['https://other.example/x', 'https://other.example/x'],
@@ -129,7 +130,7 @@ describe('outcomeOf', () => {
       _meta: { response_type: 'Answer', version: '0.55' },
       content: [{ type: 'text', text: 'No page matched “zzz”.' }],
     };
-    expect(outcomeOf('zzz', answer, BASE_URL)).toEqual({
+    expect(outcomeOf('zzz', answer, TEST_BASE_URL)).toEqual({
       query: 'zzz',
       status: 'No page matched “zzz”.',
       hits: [],

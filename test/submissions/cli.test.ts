@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
-import { startWebhookPeer, waitFor, WEBHOOK_SECRET, type WebhookPeer } from './peers.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/net.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 
 let server: TestServer;
 let crm: WebhookPeer;

@@ -1,47 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/submissions/store/index.js';
+import { waitFor } from '../support/net.js';
 import {
   startWebhookPeer,
   verifyStandardWebhook,
-  waitFor,
   WEBHOOK_SECRET,
   type WebhookPeer,
-} from './peers.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
-interface Child {
-  process: ChildProcess;
-  url: Promise<string>;
-  exited: Promise<void>;
-}
-
-/** The real server (`frontdoor serve`) as a child process; resolves its URL from the start-up log line. */
-function serve(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...LIMITS_OFF, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = new Promise<string>((done, fail) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"msg":"frontdoor listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) done(match[1]!);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
-  url.catch(() => undefined);
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  return { process: child, url, exited };
-}
+} from '../support/peers.js';
+import { spawnServe, type ServeProcess } from '../support/process.js';
 
 /**
  * Sends leads from `clients` concurrent loops until `stop()`; every 2xx is recorded by its unique
@@ -77,7 +46,7 @@ function load(url: string, clients: number, acknowledged: Set<string>, prefix: s
 describe('kill -9 under load', () => {
   let dataDir: string;
   let crm: WebhookPeer;
-  const children: Child[] = [];
+  const children: ServeProcess[] = [];
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-crash-'));
@@ -88,8 +57,8 @@ describe('kill -9 under load', () => {
     crm.reply = () => (++calls % 7 === 0 ? { status: 503 } : { status: 200 });
   });
   afterAll(async () => {
-    for (const child of children) child.process.kill('SIGKILL');
-    await Promise.all(children.map((child) => child.exited));
+    for (const child of children) child.child.kill('SIGKILL');
+    await Promise.all(children.map((child) => child.exit));
     await crm?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -109,7 +78,7 @@ describe('kill -9 under load', () => {
     const acknowledged = new Set<string>();
 
     for (let round = 0; round < 2; round += 1) {
-      const child = serve(env);
+      const child = spawnServe(env);
       children.push(child);
       const url = await child.url;
       const traffic = load(url, 12, acknowledged, `r${round}`);
@@ -117,14 +86,14 @@ describe('kill -9 under load', () => {
       await waitFor('some acknowledged submissions', () => acknowledged.size >= before + 40, 30_000);
       // A random moment in the middle of the load.
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(Math.random() * 400)));
-      child.process.kill('SIGKILL');
-      await child.exited;
+      child.child.kill('SIGKILL');
+      await child.exit;
       await traffic.stop();
     }
     expect(acknowledged.size).toBeGreaterThanOrEqual(80);
 
     // Restart on the same data: rows left pending or leased by the killed processes are picked up.
-    const survivor = serve(env);
+    const survivor = spawnServe(env);
     children.push(survivor);
     await survivor.url;
 

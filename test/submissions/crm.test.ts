@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
-import { startWebhookPeer, verifyStandardWebhook, WEBHOOK_SECRET, type WebhookPeer } from './peers.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import {
+  startWebhookPeer,
+  verifyStandardWebhook,
+  WEBHOOK_SECRET,
+  type WebhookPeer,
+} from '../support/peers.js';
 
 let server: TestServer | undefined;
 let crm: WebhookPeer | undefined;

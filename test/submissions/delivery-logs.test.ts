@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createSubmissionService, type SubmissionService } from '../../src/submissions/index.js';
 import { openSqliteStore, type SubmissionStore } from '../../src/submissions/store/index.js';
-import type { LogRecord } from './harness.js';
-import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from './peers.js';
+import type { LogRecord } from '../support/servers.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
+import { steppedClock } from '../support/submissions.js';
 
 const META = { requestId: 'req-1', clientIp: '203.0.113.1', userAgent: undefined, idempotencyKey: undefined };
 const LEAD = { name: 'Log Reader', email: 'reader@visitor.example' };
@@ -40,15 +41,17 @@ async function setUp(wrap: (store: SubmissionStore) => SubmissionStore = (store)
     DELIVERY_RETRY_MAX_MS: '10',
   });
   const store = openSqliteStore(join(dir, 'frontdoor.sqlite'));
+  const clock = steppedClock();
   const service: SubmissionService = await createSubmissionService(config, pino(sink), {
     store: wrap(store),
+    now: clock.now,
   });
   cleanup.push(async () => {
     await service.close();
     await crm.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { crm, logs, service };
+  return { crm, logs, service, clock };
 }
 
 const linesOf = (logs: LogRecord[], id: string) =>
@@ -56,12 +59,13 @@ const linesOf = (logs: LogRecord[], id: string) =>
 
 describe('submission logs', () => {
   it('write one line per event: stored, each failed attempt, delivered', async () => {
-    const { crm, logs, service } = await setUp();
+    const { crm, logs, service, clock } = await setUp();
     let calls = 0;
     crm.reply = () => (calls++ === 0 ? { status: 503 } : { status: 204 });
     expect(await service.acceptLead(LEAD, META)).toEqual({ ok: true, provider: 'crm', delivered: false });
     const [record] = await service.store.list({ limit: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Past the retry delay (DELIVERY_RETRY_MAX_MS), so the row is due.
+    clock.advance(11);
     await service.deliverDue();
     expect(linesOf(logs, record!.id)).toEqual([
       'submission stored',

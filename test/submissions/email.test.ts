@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubmissionRecord } from '../../src/submissions/index.js';
 import { contactName, emailSubject, emailText } from '../../src/submissions/message.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/net.js';
 import {
   headerAddresses,
   mailHeader,
   mailHeaders,
   mailPart,
   startSmtpPeer,
-  waitFor,
   type SmtpPeer,
-} from './peers.js';
+} from '../support/peers.js';
 
 let server: TestServer | undefined;
 let smtp: SmtpPeer | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectContract, post } from './client.js';
-import { startTestServer, type LogRecord, type TestServer } from './harness.js';
+import { expectContract, post } from '../support/client.js';
+import { startTestServer, type LogRecord, type TestServer } from '../support/servers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

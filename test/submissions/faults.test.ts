@@ -1,21 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubmissionRecord } from '../../src/submissions/index.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { steppedClock, type SteppedClock } from '../support/submissions.js';
+import { freePort, waitFor } from '../support/net.js';
 import {
-  freePort,
   mailHeader,
   startSilentPeer,
   startSmtpPeer,
   startWebhookPeer,
   verifyStandardWebhook,
-  waitFor,
   WEBHOOK_SECRET,
   type SmtpPeer,
   type WebhookPeer,
-} from './peers.js';
+} from '../support/peers.js';
 
-/** Small delays so recovery shows within a test; the inline budget is what the answer waits for. */
+/**
+ * The worker is stopped: the in-request attempt runs as in production, and every later attempt is
+ * one explicit `deliverDue()` after the test moved the server's clock past the backoff. Only the
+ * attempt timeout is real time (the provider's AbortSignal), so it is kept short.
+ */
 const TIMING = {
   DELIVERY_INLINE_BUDGET_MS: '300',
   DELIVERY_ATTEMPT_TIMEOUT_MS: '800',
@@ -23,40 +27,52 @@ const TIMING = {
   DELIVERY_RETRY_MAX_MS: '300',
   DELIVERY_POLL_INTERVAL_MS: '25',
 };
-/** The answer may take the inline budget plus this much (storage, scheduling on a busy machine). */
-const MARGIN_MS = 700;
+/** Longer than any backoff TIMING allows (jitter included): one step makes a retry due. */
+const STEP_MS = 301;
+/** Far beyond every backoff: what is not due then is never retried. */
+const AN_HOUR_MS = 3_600_000;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startWithSmtp(smtpUrl: string, extra: Record<string, string> = {}): Promise<TestServer> {
-  const server = await startTestServer({
-    env: {
-      ...TIMING,
-      LEAD_DELIVERY: 'email-service',
-      SMTP_URL: smtpUrl,
-      MAIL_FROM: 'website@trialwright.example',
-      LEAD_MAIL_TO: 'sales@trialwright.example',
-      ...extra,
-    },
-  });
-  cleanups.push(() => server.close());
-  return server;
+interface SteppedServer extends TestServer {
+  clock: SteppedClock;
 }
 
-async function startWithCrm(crm: WebhookPeer, extra: Record<string, string> = {}): Promise<TestServer> {
+async function startStepped(env: Record<string, string>, startWorker = false): Promise<SteppedServer> {
+  const clock = steppedClock();
   const server = await startTestServer({
-    env: {
-      ...TIMING,
-      LEAD_DELIVERY: 'crm',
-      CRM_WEBHOOK_URL: crm.url,
-      CRM_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      ...extra,
-    },
+    env: { ...TIMING, ...env },
+    submissions: { now: clock.now },
+    startWorker,
   });
   cleanups.push(() => server.close());
+  return Object.assign(server, { clock });
+}
+
+function startWithSmtp(smtpUrl: string, extra: Record<string, string> = {}): Promise<SteppedServer> {
+  return startStepped({
+    LEAD_DELIVERY: 'email-service',
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: 'website@trialwright.example',
+    LEAD_MAIL_TO: 'sales@trialwright.example',
+    ...extra,
+  });
+}
+
+async function startWithCrm(
+  crm: WebhookPeer,
+  extra: Record<string, string> = {},
+  startWorker = false,
+): Promise<SteppedServer> {
+  const server = await startStepped(
+    { LEAD_DELIVERY: 'crm', CRM_WEBHOOK_URL: crm.url, CRM_WEBHOOK_SECRET: WEBHOOK_SECRET, ...extra },
+    startWorker,
+  );
+  // The receiver stamps arrivals with the server's clock, so its gaps are the server's backoff.
+  crm.now = server.clock.now;
   return server;
 }
 
@@ -72,39 +88,57 @@ async function webhookPeer(): Promise<WebhookPeer> {
   return peer;
 }
 
-/** Sends one lead, checks the answer is prompt and honest (not delivered), returns the stored row. */
+/**
+ * Sends one lead and checks the answer is honest (not delivered) and did not wait for a retry: the
+ * row shows the one in-request attempt, or that attempt still running. Returns the stored row.
+ */
 async function submitUndelivered(server: TestServer, provider: string): Promise<SubmissionRecord> {
-  const started = performance.now();
   const answer = await post(server.url, '/api/leads', 'json', {
     name: 'Dana Reyes',
     email: 'dana@sponsor.example',
     message: 'Please call',
   });
-  const elapsed = performance.now() - started;
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({ ok: true, provider, delivered: false });
-  expect(elapsed).toBeLessThan(server.config.delivery.inlineBudgetMs + MARGIN_MS);
   const [record] = await server.submissions.store.list({ limit: 1 });
+  expect(record!.delivery!.attempts).toBe(1);
   return record!;
 }
 
 const stateOf = async (server: TestServer, id: string) => (await server.submissions.store.get(id))!.delivery!;
+
+/**
+ * For a peer that holds the in-request attempt: the answer came back while that attempt was still
+ * running (no error recorded yet), so it waited for the inline budget, not for the attempt. The
+ * attempt timeout is set well above the budget so that this does not depend on scheduling.
+ */
+const HELD_ATTEMPT = { DELIVERY_ATTEMPT_TIMEOUT_MS: '1000' };
+async function expectAnsweredWhileAttemptRuns(server: TestServer, record: SubmissionRecord): Promise<void> {
+  expect(await stateOf(server, record.id)).toMatchObject({ state: 'pending', attempts: 1, lastError: null });
+}
+
+/** Steps until the row is delivered (at most `maxSteps` attempts), then checks that it is. */
+async function stepUntilDelivered(server: SteppedServer, id: string, maxSteps = 10): Promise<void> {
+  for (let i = 0; i < maxSteps && (await stateOf(server, id)).state !== 'delivered'; i += 1)
+    await step(server);
+  expect((await stateOf(server, id)).state).toBe('delivered');
+}
+
+/** Moves the clock past the backoff and runs one worker poll; returns how many attempts it made. */
+async function step(server: SteppedServer, ms = STEP_MS): Promise<number> {
+  server.clock.advance(ms);
+  return server.submissions.deliverDue();
+}
 
 describe('SMTP faults', () => {
   it('a relay refusing connections: stored, retried, delivered once it listens', async () => {
     const port = await freePort();
     const server = await startWithSmtp(`smtp://127.0.0.1:${port}`);
     const record = await submitUndelivered(server, 'email-service');
-    await waitFor(
-      'a failed attempt recorded',
-      async () => (await stateOf(server, record.id)).lastError !== null,
-    );
     expect((await stateOf(server, record.id)).lastError).toBe('connection');
     const smtp = await smtpPeer(port);
-    await waitFor(
-      'delivery after recovery',
-      async () => (await stateOf(server, record.id)).state === 'delivered',
-    );
+    expect(await step(server)).toBe(1);
+    expect((await stateOf(server, record.id)).state).toBe('delivered');
     expect(smtp.accepted).toHaveLength(1);
     expect(mailHeader(smtp.accepted[0]!.raw, 'message-id')[0]).toContain(record.id);
   });
@@ -115,7 +149,11 @@ describe('SMTP faults', () => {
     smtp.onData = () => (refusals-- > 0 ? { code: 451, message: 'Try again later' } : null);
     const server = await startWithSmtp(smtp.url);
     const record = await submitUndelivered(server, 'email-service');
-    await waitFor('delivery after 4xx', async () => (await stateOf(server, record.id)).state === 'delivered');
+    expect((await stateOf(server, record.id)).state).toBe('pending');
+    await step(server);
+    expect((await stateOf(server, record.id)).state).toBe('pending');
+    await step(server);
+    expect((await stateOf(server, record.id)).state).toBe('delivered');
     expect(smtp.received).toHaveLength(3);
     expect(smtp.accepted).toHaveLength(1);
     const ids = smtp.received.map((mail) => mailHeader(mail.raw, 'message-id')[0]);
@@ -127,18 +165,16 @@ describe('SMTP faults', () => {
     const smtp = await smtpPeer();
     smtp.onRecipient = () => ({ code: 550, message: 'No such mailbox' });
     const server = await startWithSmtp(smtp.url);
-    const started = performance.now();
     const answer = await post(server.url, '/api/leads', 'json', {
       name: 'Dana',
       email: 'dana@sponsor.example',
     });
-    expect(performance.now() - started).toBeLessThan(server.config.delivery.inlineBudgetMs + MARGIN_MS);
     expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: false });
     const [record] = await server.submissions.store.list({ limit: 1 });
-    await waitFor('dead letter', async () => (await stateOf(server, record!.id)).state === 'dead');
+    expect((await stateOf(server, record!.id)).state).toBe('dead');
     const connections = smtp.connections;
-    // Many poll intervals later nothing more was tried.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // An hour of the server's time later, nothing more is due or tried.
+    expect(await step(server, AN_HOUR_MS)).toBe(0);
     expect(smtp.connections).toBe(connections);
     expect(await stateOf(server, record!.id)).toMatchObject({
       state: 'dead',
@@ -152,31 +188,39 @@ describe('SMTP faults', () => {
   it('a relay that never greets: the answer stays prompt and delivery follows recovery', async () => {
     const smtp = await smtpPeer();
     smtp.hang = true;
-    const server = await startWithSmtp(smtp.url);
+    const server = await startWithSmtp(smtp.url, HELD_ATTEMPT);
     const record = await submitUndelivered(server, 'email-service');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
-      'a timed-out attempt',
+      'the in-request attempt to time out',
       async () => (await stateOf(server, record.id)).lastError === 'timeout',
     );
     smtp.hang = false;
-    await waitFor(
-      'delivery after recovery',
-      async () => (await stateOf(server, record.id)).state === 'delivered',
-    );
+    // The transport may first spend an attempt on the connection the relay still holds.
+    await stepUntilDelivered(server, record.id);
     expect(smtp.accepted).toHaveLength(1);
   });
 
   it('a TCP peer that never speaks SMTP times out within the attempt cap', async () => {
     const silent = await startSilentPeer();
     cleanups.push(() => silent.close());
-    const server = await startWithSmtp(`smtp://127.0.0.1:${silent.port}`, { DELIVERY_MAX_ATTEMPTS: '2' });
+    const server = await startWithSmtp(`smtp://127.0.0.1:${silent.port}`, {
+      ...HELD_ATTEMPT,
+      DELIVERY_MAX_ATTEMPTS: '2',
+    });
     const record = await submitUndelivered(server, 'email-service');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
-      'dead letter after two timed-out attempts',
-      async () => (await stateOf(server, record.id)).state === 'dead',
-      8_000,
+      'the in-request attempt to time out',
+      async () => (await stateOf(server, record.id)).lastError === 'timeout',
     );
-    expect(await stateOf(server, record.id)).toMatchObject({ attempts: 2, lastError: 'timeout' });
+    // The second and last attempt: deliverDue() returns when it has timed out and been recorded.
+    expect(await step(server)).toBe(1);
+    expect(await stateOf(server, record.id)).toMatchObject({
+      state: 'dead',
+      attempts: 2,
+      lastError: 'timeout',
+    });
   });
 });
 
@@ -187,10 +231,10 @@ describe('CRM faults', () => {
     crm.reply = () => (failures-- > 0 ? { status: 500 } : { status: 200 });
     const server = await startWithCrm(crm);
     const record = await submitUndelivered(server, 'crm');
-    await waitFor(
-      'delivery after 500s',
-      async () => (await stateOf(server, record.id)).state === 'delivered',
-    );
+    await step(server);
+    expect((await stateOf(server, record.id)).state).toBe('pending');
+    await step(server);
+    expect((await stateOf(server, record.id)).state).toBe('delivered');
     expect(crm.received).toHaveLength(3);
     expect(new Set(crm.received.map((hook) => hook.headers['webhook-id']))).toEqual(new Set([record.id]));
     expect(new Set(crm.received.map((hook) => hook.body)).size).toBe(1);
@@ -209,11 +253,11 @@ describe('CRM faults', () => {
     };
     const server = await startWithCrm(crm, { DELIVERY_RETRY_MAX_MS: '5000' });
     const record = await submitUndelivered(server, 'crm');
-    await waitFor(
-      'delivery after 429',
-      async () => (await stateOf(server, record.id)).state === 'delivered',
-      8_000,
-    );
+    // 990 ms on: longer than any backoff of a first failure, shorter than Retry-After: not due.
+    expect(await step(server, 990)).toBe(0);
+    expect(crm.received).toHaveLength(1);
+    expect(await step(server, 10)).toBe(1);
+    expect((await stateOf(server, record.id)).state).toBe('delivered');
     expect(crm.received).toHaveLength(2);
     expect(crm.received[1]!.atMs - crm.received[0]!.atMs).toBeGreaterThanOrEqual(990);
   });
@@ -228,8 +272,8 @@ describe('CRM faults', () => {
     });
     expect(answer.body).toEqual({ ok: true, provider: 'crm', delivered: false });
     const [record] = await server.submissions.store.list({ limit: 1 });
-    await waitFor('dead letter', async () => (await stateOf(server, record!.id)).state === 'dead');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await stateOf(server, record!.id)).state).toBe('dead');
+    expect(await step(server, AN_HOUR_MS)).toBe(0);
     expect(crm.received).toHaveLength(1);
     expect(await stateOf(server, record!.id)).toMatchObject({ attempts: 1, lastError: 'http_400' });
   });
@@ -238,17 +282,15 @@ describe('CRM faults', () => {
     const crm = await webhookPeer();
     let hanging = true;
     crm.reply = () => (hanging ? { status: 200, hang: true } : { status: 204 });
-    const server = await startWithCrm(crm);
+    const server = await startWithCrm(crm, HELD_ATTEMPT);
     const record = await submitUndelivered(server, 'crm');
+    await expectAnsweredWhileAttemptRuns(server, record);
     await waitFor(
-      'a timed-out attempt',
+      'the in-request attempt to time out',
       async () => (await stateOf(server, record.id)).lastError === 'timeout',
     );
     hanging = false;
-    await waitFor(
-      'delivery after recovery',
-      async () => (await stateOf(server, record.id)).state === 'delivered',
-    );
+    await stepUntilDelivered(server, record.id);
     expect(new Set(crm.received.map((hook) => hook.headers['webhook-id']))).toEqual(new Set([record.id]));
   });
 
@@ -257,8 +299,14 @@ describe('CRM faults', () => {
     crm.reply = () => ({ status: 503 });
     const server = await startWithCrm(crm, { DELIVERY_MAX_ATTEMPTS: '3' });
     const record = await submitUndelivered(server, 'crm');
-    await waitFor('dead letter', async () => (await stateOf(server, record.id)).state === 'dead');
-    expect(await stateOf(server, record.id)).toMatchObject({ attempts: 3, lastError: 'http_503' });
+    await step(server);
+    await step(server);
+    expect(await stateOf(server, record.id)).toMatchObject({
+      state: 'dead',
+      attempts: 3,
+      lastError: 'http_503',
+    });
+    expect(await step(server, AN_HOUR_MS)).toBe(0);
     expect(crm.received).toHaveLength(3);
   });
 
@@ -267,7 +315,8 @@ describe('CRM faults', () => {
     crm.delayMs = 150;
     let failures = 3;
     crm.reply = () => (failures-- > 0 ? { status: 502 } : { status: 200 });
-    const server = await startWithCrm(crm, { DELIVERY_INLINE_BUDGET_MS: '50' });
+    // The real worker this time: the race is between it and the in-request attempts.
+    const server = await startWithCrm(crm, { DELIVERY_INLINE_BUDGET_MS: '50' }, true);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         post(server.url, '/api/leads', 'json', { name: `Visitor ${i}`, email: `v${i}@example.com` }),

@@ -7,9 +7,9 @@ import {
   NOT_A_PATH,
   SuggestionRequestSchema,
 } from '../../src/contract/index.js';
-import { postRaw } from './client.js';
-import type { PublishedContract } from '../helpers/openapi.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { postRaw } from '../support/client.js';
+import type { PublishedContract } from '../support/openapi.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 let server: TestServer;
 let contract: PublishedContract;

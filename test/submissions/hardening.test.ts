@@ -1,15 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/net.js';
+import { steppedClock } from '../support/submissions.js';
 import {
   startSmtpPeer,
   startWebhookPeer,
-  waitFor,
   WEBHOOK_SECRET,
   type SmtpPeer,
   type WebhookPeer,
-} from './peers.js';
+} from '../support/peers.js';
 
 let server: TestServer | undefined;
 let smtp: SmtpPeer | undefined;
@@ -97,6 +98,7 @@ describe('faulty peers', () => {
   it('a relay answering 250 after the attempt timeout gets the mail once, and the row ends delivered', async () => {
     smtp = await startSmtpPeer();
     smtp.dataReplyDelayMs = 900;
+    const clock = steppedClock();
     server = await startTestServer({
       env: {
         LEAD_DELIVERY: 'email-service',
@@ -107,6 +109,7 @@ describe('faulty peers', () => {
         DELIVERY_INLINE_BUDGET_MS: '100',
         DELIVERY_MAX_ATTEMPTS: '5',
       },
+      submissions: { now: clock.now },
     });
     const answer = await post(server.url, '/api/leads', 'json', {
       name: 'Dana',
@@ -118,10 +121,13 @@ describe('faulty peers', () => {
       'delivered',
       async () => (await server!.submissions.store.get(record!.id))?.delivery?.state === 'delivered',
     );
-    // Time for any further attempt to have sent a copy.
-    await new Promise((done) => setTimeout(done, 1_500));
-    expect(smtp.received).toHaveLength(1);
+    // No further attempt is due, even an hour later; closing waits for any attempt still in flight.
+    clock.advance(3_600_000);
+    expect(await server.submissions.deliverDue()).toBe(0);
     expect((await server.submissions.store.get(record!.id))?.delivery?.state).toBe('delivered');
+    await server.close();
+    server = undefined;
+    expect(smtp.received).toHaveLength(1);
   });
 
   it("a webhook's redirect dead-letters with a hint in the CLI of what to do", async () => {

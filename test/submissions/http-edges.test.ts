@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublishedContract } from '../helpers/openapi.js';
+import type { PublishedContract } from '../support/openapi.js';
 import {
   BODY_TYPES,
   encode,
@@ -9,8 +9,8 @@ import {
   postRaw,
   uniqueEmail,
   type Answer,
-} from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+} from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const LEADS = '/api/leads';
 const SUGGESTIONS = '/api/document-suggestions';

@@ -7,7 +7,7 @@ import {
   SUGGESTION_COMPANY_TYPES,
   SUGGESTION_PERSONAS,
 } from '../../src/contract/index.js';
-import type { PublishedContract } from '../helpers/openapi.js';
+import type { PublishedContract } from '../support/openapi.js';
 import {
   BODY_TYPES,
   expectContract,
@@ -15,8 +15,8 @@ import {
   post,
   uniqueEmail,
   type Answer,
-} from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+} from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const LEADS = '/api/leads';
 const SUGGESTIONS = '/api/document-suggestions';

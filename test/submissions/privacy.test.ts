@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
-import { post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
+import { post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** What a hostile visitor can put in a field to drive an operator's terminal or spreadsheet. */

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
 import { FILL_TIME_HEADER, HONEYPOT_FIELD, HONEYPOT_HEADER } from '../../src/contract/index.js';
-import { expectContract, post } from './client.js';
-import { startTestServer, type TestServer } from './harness.js';
-import { startWebhookPeer, waitFor, WEBHOOK_SECRET, type WebhookPeer } from './peers.js';
+import { expectContract, post } from '../support/client.js';
+import { startTestServer, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/net.js';
+import { startWebhookPeer, WEBHOOK_SECRET, type WebhookPeer } from '../support/peers.js';
 
 let server: TestServer;
 let crm: WebhookPeer;

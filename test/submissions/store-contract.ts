@@ -1,34 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewSubmission, SubmissionStore } from '../../src/submissions/store/index.js';
+import { newSubmission, T0 } from '../support/submissions.js';
 
 /** Opens stores on one backing database (each call a new connection to the same data). */
 export interface StoreFactory {
   open(): Promise<SubmissionStore>;
   /** Drops the backing database. */
   destroy(): Promise<void>;
-}
-
-const T0 = Date.UTC(2026, 2, 1, 8, 0, 0);
-
-export function newSubmission(overrides: Partial<NewSubmission> = {}): NewSubmission {
-  const id = randomUUID();
-  return {
-    id,
-    kind: 'lead',
-    receivedAtMs: T0,
-    provider: 'crm',
-    fields: { name: 'Zoë “Quote” O’Neil', email: `${id}@example.com`, message: 'line one\nline two ✓' },
-    requestId: randomUUID(),
-    clientIp: '203.0.113.7',
-    userAgent: 'test-agent',
-    idempotencyKey: null,
-    fingerprint: `fp-${id}`,
-    requestHash: `hash-${id}`,
-    quarantineReason: null,
-    outbox: { provider: 'crm', leaseToken: `inline-${id}`, leaseUntilMs: T0 + 1_000 },
-    ...overrides,
-  };
 }
 
 /**

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pino from 'pino';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { loadConfig, type ConfigSource } from '../../src/config/index.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
-import { LIMITS_OFF } from '../helpers/limits.js';
+
+/*
+ * Debian's Chromium through playwright-core, for the browser suite: launch it, watch a page's
+ * errors and CSP violations, run axe-core, take screenshots. The server it loads pages from is
+ * `startSiteServer` (./servers.ts).
+ */
 
 /** Debian's Chromium: the real binary is faster to start than the /usr/bin wrapper script. */
 const CHROMIUM_PATHS = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
@@ -31,63 +31,6 @@ export async function launchChromium(): Promise<Browser> {
       `Chromium is missing: the browser tests need Debian's chromium package (apt-get install -y chromium); looked for ${CHROMIUM_PATHS.join(', ')}`,
     );
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
-}
-
-/** A port that was free a moment ago (the server must know its public URL before it listens). */
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-export interface SiteServer {
-  url: string;
-  server: RunningServer;
-  dataDir: string;
-  close(): Promise<void>;
-}
-
-/**
- * The real server from its composition root (content, search, SQLite store, log delivery), with
- * PUBLIC_BASE_URL equal to the address it listens on, so search links and same-site form posts
- * behave as in production.
- */
-export async function startSiteServer(env: ConfigSource = {}): Promise<SiteServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-browser-'));
-  for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ...LIMITS_OFF,
-      ...env,
-    });
-    try {
-      const server = await startServer(config, pino({ level: 'silent' }));
-      return {
-        url,
-        server,
-        dataDir,
-        close: async () => {
-          await server.close();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    } catch (error) {
-      // Another process took the port between the probe and the listen: try another one.
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 5) throw error;
-    }
-  }
 }
 
 /** Console errors (the browser reports CSP refusals there too) and uncaught page errors. */

@@ -1,27 +1,12 @@
+/**
+ * Real delivery peers on 127.0.0.1 for the outbox's providers: an SMTP relay, a webhook receiver,
+ * a TCP peer that never speaks; and readers for what they received (mail headers and parts,
+ * Standard Webhooks signatures). Each peer's behaviour is switched by plain fields the test sets.
+ */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-
-/** Resolves once `check` returns a truthy value; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** A port that was free a moment ago (for a peer that must refuse connections, then start). */
-export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // ---------------------------------------------------------------- SMTP
 
@@ -210,6 +195,8 @@ export interface WebhookPeer {
   maxConcurrentPerId: number;
   /** Delay before answering, to widen the window in which a concurrent duplicate would show. */
   delayMs: number;
+  /** The clock `atMs` is read from (a test's stepped clock, to compare with the server's). */
+  now: () => number;
   close(): Promise<void>;
 }
 
@@ -222,6 +209,7 @@ export async function startWebhookPeer(): Promise<WebhookPeer> {
     inFlight: new Map(),
     maxConcurrentPerId: 0,
     delayMs: 0,
+    now: Date.now,
     close: async () => undefined,
   };
   const server = createHttpServer((request, response) => {
@@ -231,7 +219,7 @@ export async function startWebhookPeer(): Promise<WebhookPeer> {
       const hook: ReceivedHook = {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
-        atMs: Date.now(),
+        atMs: peer.now(),
       };
       peer.received.push(hook);
       const id = String(request.headers['webhook-id']);

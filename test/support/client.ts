@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { PublishedContract } from '../helpers/openapi.js';
+import type { PublishedContract } from './openapi.js';
 
 export type BodyType = 'json' | 'form';
 export const BODY_TYPES: BodyType[] = ['json', 'form'];

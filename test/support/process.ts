@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { tempDir, REPO_ROOT } from './files.js';
+import { LIMITS_OFF } from './limits.js';
+
+/** `frontdoor serve` running as a child process, with what it wrote so far. */
+export interface ServeProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr interleaved as they arrived. */
+  output(): string;
+  /** The address from the "frontdoor listening on …" log line; rejects if the process ends first. */
+  url: Promise<string>;
+  exit: Promise<number | null>;
+}
+
+/**
+ * Starts the real CLI (`frontdoor serve`, from the TypeScript sources through tsx) as an operator
+ * would: port 0 on 127.0.0.1, LOG_LEVEL info, the abuse limits off and a fresh DATA_DIR unless `env`
+ * says otherwise. stdout is captured, or sent to `stdoutFd` (e.g. /dev/full). Kill what it returns:
+ * tests keep a list and SIGKILL the leftovers after each test.
+ */
+export function spawnServe(env: Record<string, string>, stdoutFd?: number): ServeProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...LIMITS_OFF,
+      DATA_DIR: tempDir('fd-serve-'),
+      ...env,
+    },
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let both = '';
+  let listening: (url: string) => void = () => undefined;
+  const url = new Promise<string>((done) => (listening = done));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    both += chunk.toString();
+    const match = /frontdoor listening on (http:\/\/[^\s"]+)/.exec(out);
+    if (match) listening(match[1]!);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+    both += chunk.toString();
+  });
+  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const listened = Promise.race([
+    url,
+    exit.then((code) => Promise.reject(new Error(`exited ${code} before listening:\n${both}`))),
+  ]);
+  listened.catch(() => undefined);
+  return { child, stdout: () => out, stderr: () => err, output: () => both, url: listened, exit };
+}
