@@ -124,7 +124,9 @@ function registerDiscoveryRoutes(app: FastifyInstance, context: AppContext, bund
   // A reload can add sitemap files (one per 50,000 URLs): their addresses are served from whichever site is current.
   if (!app.hasRoute({ method: 'GET', url: SITEMAP_PART_ROUTE })) {
     app.get(SITEMAP_PART_ROUTE, serveCurrent);
-    app.options(SITEMAP_PART_ROUTE, async (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send());
+    app.options(SITEMAP_PART_ROUTE, async (_request, reply) =>
+      reply.code(204).headers(PREFLIGHT_HEADERS).send(),
+    );
   }
 
   // An unknown skill is a 404 in the API's error envelope, whatever the client accepts.
