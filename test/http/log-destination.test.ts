@@ -17,6 +17,12 @@ const open = (path: string) => {
   fds.push(fd);
   return fd;
 };
+/**
+ * /dev/full stays open until the process ends: a failed write may still be in flight in the
+ * thread pool when the test ends, and closing its descriptor would let that write land in the
+ * next test's file, which reuses the number.
+ */
+const openFull = () => openSync('/dev/full', 'w');
 const flushed = (destination: LogDestination) =>
   new Promise<Error | null>((done) => destination.flush((error) => done(error ?? null)));
 
@@ -82,7 +88,7 @@ describe('LogDestination', () => {
   });
 
   it('reports ENOSPC instead of looping, keeps serving writes, and drops beyond its buffer', async () => {
-    const destination = new LogDestination(open('/dev/full'), 1024);
+    const destination = new LogDestination(openFull(), 1024);
     destination.write('{"msg":"lost"}\n');
     const error = await flushed(destination);
     expect((error as { code?: string }).code).toBe('ENOSPC');
@@ -104,7 +110,7 @@ describe('the log delivery provider', () => {
   });
 
   it('answers retry when the disk is full (ENOSPC)', async () => {
-    const provider = createLogProvider(pino({}, new LogDestination(open('/dev/full'))));
+    const provider = createLogProvider(pino({}, new LogDestination(openFull())));
     const result = await provider.deliver(submission, 1, AbortSignal.timeout(2000));
     expect(result).toEqual({ outcome: 'retry', errorClass: 'log_enospc', retryAfterMs: null });
   });
