@@ -132,8 +132,8 @@ const outcomeOf = (
 interface Entry {
   page: Page;
   passage: Passage;
-  /** Absolute URL of the passage (page URL + anchor). */
-  url: string;
+  /** Absolute URL of the passage (page URL + anchor), made when a result first quotes it. */
+  url?: string;
 }
 
 /**
@@ -167,21 +167,33 @@ export function createAskService(
     return url.href;
   };
 
+  // URLs and names are made on first use and kept: parsing a URL per result was a tenth of a new
+  // answer's cost, and making them all at start-up was a third of a warm start on a large site.
   const entries = new Map<string, Entry>();
-  // Every page's absolute URL, made once: parsing a URL per result was a tenth of a new answer's cost.
+  for (const page of site.pages)
+    for (const passage of page.passages) entries.set(passage.key, { page, passage });
   const pageUrls = new Map<Page, string>();
-  for (const page of site.pages) {
-    pageUrls.set(page, pageLink(page, null));
-    for (const passage of page.passages)
-      entries.set(passage.key, { page, passage, url: pageLink(page, passage.anchor) });
-  }
+  const pageUrl = (page: Page): string => {
+    let url = pageUrls.get(page);
+    if (url === undefined) pageUrls.set(page, (url = pageLink(page, null)));
+    return url;
+  };
+  const passageUrl = (entry: Entry): string => (entry.url ??= pageLink(entry.page, entry.passage.anchor));
   const passageCount = entries.size;
   // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
   const index =
     options.index ??
     buildIndex(site.pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
-  const names = new Map(site.pages.map((p) => [p.url, pageNames(p)]));
+  const names = new Map<string, string[][]>();
+  const namesOf = (url: string): string[][] => {
+    let known = names.get(url);
+    if (known === undefined) {
+      const page = pagesByUrl.get(url);
+      names.set(url, (known = page ? pageNames(page) : []));
+    }
+    return known;
+  };
 
   const copies = findCopies(site.pages);
 
@@ -205,7 +217,8 @@ export function createAskService(
 
   const section = (hit: SearchResult): AskSection => {
     const entry = entries.get(hit.key)!;
-    const { page, passage, url } = entry;
+    const { page, passage } = entry;
+    const url = passageUrl(entry);
     const heading = headingsBelowTitle(page, passage).at(-1);
     const snippet = makeSnippet(snippetSource(entry), hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
     return {
@@ -223,13 +236,13 @@ export function createAskService(
     const { page, hits, score } = ranked;
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
-    const url = pageUrls.get(page)!;
+    const url = pageUrl(page);
     const others = (copies.groups.get(page.url) ?? [])
       .filter((u) => u !== page.url)
       .slice(0, MAX_COPIES_LISTED)
       .map((u) => {
         const copy = pagesByUrl.get(u)!;
-        return { url: pageUrls.get(copy)!, name: copy.title };
+        return { url: pageUrl(copy), name: copy.title };
       });
     const data: AskResult = {
       '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
@@ -252,7 +265,7 @@ export function createAskService(
 
   const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
     const ranked = rankPages(
-      { index, entries, names, copies, allow: scope === null ? undefined : scopeMask(scope) },
+      { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
       text,
       maxResults,
     );
@@ -417,7 +430,8 @@ interface RankedPage {
 interface RankingContext {
   index: SearchIndex;
   entries: Map<string, Entry>;
-  names: Map<string, string[][]>;
+  /** The ways the page at this URL is named (title, aliases), made on first use. */
+  namesOf: (url: string) => string[][];
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
 }
@@ -466,7 +480,7 @@ function rankPages(
       for (const h of hits) for (const t of h.matchedTerms) matched.add(t);
       let covered = 0;
       for (const w of outcome.queryWords) if (w.terms.some((t) => matched.has(t))) covered += w.weight;
-      const named = nameMatch(ctx.names.get(url) ?? [], matched, outcome.queryWords.length);
+      const named = nameMatch(ctx.namesOf(url), matched, outcome.queryWords.length);
       const best = hits[0]!.score;
       // A page that answers in several sections is a little stronger than one with a single mention.
       let support = 0;
