@@ -101,7 +101,7 @@ async function createLiveAppContext(
     initial = loaded.generation;
   }
   const content = new LiveContent(initial);
-  const metrics = createMetrics();
+  const metrics = await createMetrics(config.admin !== null);
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
   const submissions = await createSubmissionService(config, logger, {
     metrics,

@@ -162,7 +162,10 @@ describe('the /ask limit', () => {
   let server: TestServer;
   let contract: PublishedContract;
   beforeAll(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_ASK: '3/60', TRUST_PROXY_HOPS: '1' } });
+    // METRICS_PORT: the refusals are counted in the metrics, which exist only with an admin listener.
+    server = await startTestServer({
+      env: { RATE_LIMIT_ASK: '3/60', TRUST_PROXY_HOPS: '1', METRICS_PORT: '0' },
+    });
     contract = await server.contract();
   });
   afterAll(() => server.close());
@@ -213,7 +216,7 @@ describe('the /ask limit', () => {
 describe('the global delivery cap', () => {
   it('defers deliveries over the cap to the worker and delivers them later, dropping none', async () => {
     const server = await startTestServer({
-      env: { RATE_LIMIT_DELIVERIES: '2/2', DELIVERY_POLL_INTERVAL_MS: '50' },
+      env: { RATE_LIMIT_DELIVERIES: '2/2', DELIVERY_POLL_INTERVAL_MS: '50', METRICS_PORT: '0' },
     });
     try {
       const answers: Answer[] = [];
@@ -249,7 +252,7 @@ describe('when Redis cannot be reached', () => {
       { level: 'info' },
       { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) },
     );
-    const metrics = createMetrics();
+    const metrics = await createMetrics();
     // Port 1 on loopback: connection refused at once.
     const config = loadConfig({
       REDIS_URL: 'redis://127.0.0.1:1',

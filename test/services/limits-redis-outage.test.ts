@@ -26,8 +26,9 @@ describe('the delivery cap shared by two instances through Redis', () => {
     const config = loadConfig({ REDIS_URL, RATE_LIMIT_DELIVERIES: '5/600' }).rateLimits;
     const prefix = `frontdoor-test:${randomBytes(6).toString('hex')}:`;
     const logger = pino({ level: 'silent' });
-    const [a, b] = [0, 1].map(() =>
-      createRateLimits(config, logger, { events: createMetrics(), redisKeyPrefix: prefix }),
+    const events = [await createMetrics(), await createMetrics()];
+    const [a, b] = events.map((metrics) =>
+      createRateLimits(config, logger, { events: metrics, redisKeyPrefix: prefix }),
     ) as [RateLimits, RateLimits];
     try {
       expect((await a.deliveries!.reserve(3)).granted).toBe(3);
@@ -74,7 +75,7 @@ describe('when the shared Redis goes away and comes back', () => {
     await requireRedis(); // the same binary runs a private server here
     port = await freePort();
     await startRedis();
-    metrics = createMetrics();
+    metrics = await createMetrics();
     const config = loadConfig({
       REDIS_URL: `redis://127.0.0.1:${port}`,
       RATE_LIMIT_LEADS: '2/600',

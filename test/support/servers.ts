@@ -212,7 +212,7 @@ export async function startAskServer(
   const { site } = await loadSite(config.contentDir);
   const ask = createAskService(site, config.publicBaseUrl, options);
   const submissions = await createSubmissionService(config, logger);
-  const metrics = createMetrics();
+  const metrics = await createMetrics();
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
   const app = await buildApp({ config, logger, site, ask, submissions, metrics, limits });
   await app.listen({ port: 0, host: '127.0.0.1' });
