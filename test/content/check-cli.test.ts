@@ -1,19 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/cli/check.js';
+import { runCommand } from '../support/cli.js';
 import { contentFolder, REPO_ROOT, SITE_YAML } from '../support/files.js';
 
 /** `frontdoor check …` in this process, from the repository root, with CONTENT_DIR unset. */
 async function check(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCheck(args, {
-    env: { ...process.env, CONTENT_DIR: '' },
-    cwd: REPO_ROOT,
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-  });
-  return { code, stdout, stderr };
+  const { code, out, err } = await runCommand(runCheck, args, { ...process.env, CONTENT_DIR: '' }, REPO_ROOT);
+  return { code, stdout: out, stderr: err };
 }
 
 describe('frontdoor check', () => {

@@ -3,23 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInsight } from '../../src/cli/insight.js';
 import type { InsightReport } from '../../src/insight/index.js';
 import { BROWSER_HEADERS, send, USER_AGENTS } from './traffic.js';
+import { runCommand } from '../support/cli.js';
 import { startInsightServer } from '../support/servers.js';
 
 describe('frontdoor insight', () => {
   let dataDir: string;
   const today = new Date().toISOString().slice(0, 10);
 
-  const run = async (args: string[], env: Record<string, string> = { DATA_DIR: dataDir }) => {
-    let out = '';
-    let err = '';
-    const code = await runInsight(args, {
-      env: { LOG_LEVEL: 'silent', ...env },
-      cwd: process.cwd(),
-      out: (text) => (out += text),
-      err: (text) => (err += text),
-    });
-    return { code, out, err };
-  };
+  const run = (args: string[], env: Record<string, string> = { DATA_DIR: dataDir }) =>
+    runCommand(runInsight, args, { LOG_LEVEL: 'silent', ...env });
 
   beforeAll(async () => {
     const site = await startInsightServer();

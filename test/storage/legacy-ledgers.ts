@@ -5,6 +5,9 @@
  */
 import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../../src/submissions/store/index.js';
 import { INSIGHT_MIGRATIONS } from '../../src/insight/index.js';
+import { expect } from 'vitest';
+import type { InsightStore } from '../../src/insight/index.js';
+import type { SubmissionStore } from '../../src/submissions/index.js';
 import { OLD_ROWS, oldRowsSql } from '../submissions/old-schema.js';
 
 export const LEGACY_TIMES = {
@@ -57,3 +60,18 @@ export function expectedLedger(dialect: 'sqlite' | 'postgres') {
 }
 
 export { OLD_ROWS };
+
+/** The legacy database's rows, read through both stores after the upgrade: nothing was lost. */
+export async function expectLegacyRowsKept(submissions: SubmissionStore, insight: InsightStore) {
+  expect(await submissions.get(OLD_ROWS.pending.id)).toMatchObject({ fields: OLD_ROWS.pending.fields });
+  const stored = await insight.read(LEGACY_SEARCH.day, LEGACY_SEARCH.day);
+  expect(stored.searchesByChannel).toEqual([
+    {
+      clientClass: 'browser',
+      channel: 'ask',
+      searches: LEGACY_SEARCH.searches,
+      zeroResults: 1,
+      weakMatches: 0,
+    },
+  ]);
+}

@@ -10,7 +10,7 @@ import {
   type MigrationSet,
 } from '../../src/storage/index.js';
 import { openSqliteStore } from '../../src/submissions/store/index.js';
-import { expectedLedger, LEGACY_SEARCH, legacyDatabaseSql, OLD_ROWS } from './legacy-ledgers.js';
+import { expectedLedger, expectLegacyRowsKept, legacyDatabaseSql } from './legacy-ledgers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -47,17 +47,7 @@ describe('the shared migration ledger', () => {
     const submissions = openSqliteStore(file);
     const insight = openSqliteInsightStore(file);
     try {
-      expect(await submissions.get(OLD_ROWS.pending.id)).toMatchObject({ fields: OLD_ROWS.pending.fields });
-      const stored = await insight.read(LEGACY_SEARCH.day, LEGACY_SEARCH.day);
-      expect(stored.searchesByChannel).toEqual([
-        {
-          clientClass: 'browser',
-          channel: 'ask',
-          searches: LEGACY_SEARCH.searches,
-          zeroResults: 1,
-          weakMatches: 0,
-        },
-      ]);
+      await expectLegacyRowsKept(submissions, insight);
     } finally {
       await submissions.close();
       await insight.close();

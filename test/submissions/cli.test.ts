@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
+import { runSubmissions } from '../../src/cli/submissions.js';
+import { runCommand } from '../support/cli.js';
 import { post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { waitFor } from '../support/net.js';
@@ -14,18 +15,8 @@ let crm: WebhookPeer;
 let ids: { deadLeads: string[]; suggestion: string };
 
 /** Runs the CLI in this process against the server's data folder and captures its output. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { DATA_DIR: server.dataDir, ...env },
-    cwd: process.cwd(),
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  };
-  const code = await runSubmissions(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCommand(runSubmissions, args, { DATA_DIR: server.dataDir, ...env });
 
 beforeAll(async () => {
   crm = await startWebhookPeer();

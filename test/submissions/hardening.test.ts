@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
+import { runSubmissions } from '../../src/cli/submissions.js';
+import { runCommand } from '../support/cli.js';
 import { post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { waitFor } from '../support/net.js';
@@ -23,18 +24,7 @@ afterEach(async () => {
 });
 
 /** The operator CLI in this process, against the server's data folder. */
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { DATA_DIR: server!.dataDir },
-    cwd: process.cwd(),
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  };
-  const code = await runSubmissions(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCommand(runSubmissions, args, { DATA_DIR: server!.dataDir });
 
 /** C0, C1 (CSI, NEL), DEL, line separators and bidi controls: what must never reach a terminal raw. */
 const TERMINAL_UNSAFE = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
+import { runSubmissions } from '../../src/cli/submissions.js';
+import { runCommand } from '../support/cli.js';
 import { post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 
@@ -14,17 +15,7 @@ afterEach(async () => {
   server = null;
 });
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { DATA_DIR: server!.dataDir },
-    cwd: process.cwd(),
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  };
-  return { code: await runSubmissions(args, io), out, err };
-}
+const cli = (args: string[]) => runCommand(runSubmissions, args, { DATA_DIR: server!.dataDir });
 
 // eslint-disable-next-line no-control-regex -- the test looks for exactly these characters
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSubmissions, type CliIo } from '../../src/cli/submissions.js';
+import { runSubmissions } from '../../src/cli/submissions.js';
+import { runCommand } from '../support/cli.js';
 import { FILL_TIME_HEADER, HONEYPOT_FIELD, HONEYPOT_HEADER } from '../../src/contract/index.js';
 import { expectContract, post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
@@ -16,17 +17,7 @@ const lead = (name: string) => ({
   persona: 'medical-writing',
 });
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const io: CliIo = {
-    env: { DATA_DIR: server.dataDir },
-    cwd: process.cwd(),
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  };
-  return { code: await runSubmissions(args, io), out, err };
-}
+const cli = (args: string[]) => runCommand(runSubmissions, args, { DATA_DIR: server.dataDir });
 
 const deliveredIds = () => new Set(crm.received.map((hook) => String(hook.headers['webhook-id'])));
 const byEmail = async (email: string) =>
