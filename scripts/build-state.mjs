@@ -1,9 +1,9 @@
 // Whether dist/ was built from the sources as they are now, so `npm start` rebuilds only when
-// something changed (a full TypeScript build takes ~8 s; this check takes a few milliseconds).
+// something changed (the build takes a few seconds; this check takes a few milliseconds).
 //
 // The build writes a stamp (dist/.build-stamp): a SHA-256 over every input of the build — the
-// files under src/, the TypeScript configs, the asset-copy script and the lockfile (a compiler
-// update changes the output) — by relative path and content. Contents, not modification times,
+// files under src/, the TypeScript config, the bundle and asset-copy scripts and the lockfile (a
+// bundler update changes the output) — by relative path and content. Contents, not modification times,
 // so a fresh clone, a checkout of the same commit or a touched file does not look changed.
 //
 //   node scripts/build-state.mjs stamp    write the stamp for the current sources (after a build)
@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/copy-assets.mjs', 'package-lock.json'];
+const INPUT_FILES = ['tsconfig.json', 'scripts/bundle.mjs', 'scripts/copy-assets.mjs', 'package-lock.json'];
 export const STAMP_PATH = join('dist', '.build-stamp');
 /** What `npm start` runs: a stamp beside a dist/ that lost it (partly deleted) is not a build. */
 export const ENTRY_PATH = join('dist', 'cli', 'main.js');

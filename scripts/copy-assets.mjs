@@ -4,7 +4,8 @@ import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const SOURCE = 'src';
-const TARGET = 'dist';
+// `node scripts/copy-assets.mjs [outdir]`: dist/ by default.
+const TARGET = process.argv[2] ?? 'dist';
 const COPIED = new Set(['.css', '.js', '.mjs', '.svg', '.ico', '.png', '.md', '.woff2', '.txt']);
 
 function walk(dir) {

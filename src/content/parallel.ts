@@ -112,12 +112,14 @@ function splitByLength(files: SourceFile[], parts: number): SourceFile[][] {
 }
 
 /**
- * Starts the worker module `name` next to the module at `besideUrl` (an `import.meta.url`): the
- * built `.js`, or the `.ts` source through tsx when running from source (tests, benches).
+ * Starts the worker module at `modulePath` below the source root (`content/parse-worker`): the
+ * built `.js`, or the `.ts` source through tsx when running from source (tests, benches). The path
+ * is taken from this module's folder as `../<modulePath>`, which is right in src/, in dist/ and in
+ * the bundle (dist/cli/main.js), whose modules all sit one folder down.
  */
-export function startModuleWorker(besideUrl: string, name: string, workerData: unknown): Worker {
-  const fromSource = besideUrl.endsWith('.ts');
-  const url = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, besideUrl);
+export function startModuleWorker(modulePath: string, workerData: unknown): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(`../${modulePath}${fromSource ? '.ts' : '.js'}`, import.meta.url);
   // Node 20 does not pass `--import tsx` hooks on to a worker: the source worker registers them itself.
   return fromSource
     ? new Worker(
@@ -129,7 +131,7 @@ export function startModuleWorker(besideUrl: string, name: string, workerData: u
 
 function runWorker(job: ParseJob): Promise<BuiltPages> {
   return new Promise((resolve, reject) => {
-    const worker = startModuleWorker(import.meta.url, 'parse-worker', job);
+    const worker = startModuleWorker('content/parse-worker', job);
     let answered = false;
     worker.once('message', (result: BuiltPages) => {
       answered = true;

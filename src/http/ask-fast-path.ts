@@ -64,8 +64,12 @@ export function createAskFastPath(
   const lengthSlot = headers.length - 1;
   const requestIdSlot = headers.length - 3;
   const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
-  // The request line holds no headers, so it skips the logger's redaction (a quarter of its cost).
-  const requestLog = logger.child({}, { redact: { paths: [] } });
+  // The request line holds no headers, so it skips the logger's redaction (a quarter of its cost);
+  // its fixed fields are bound once, so pino serialises them once, not on every line (~1.3 µs).
+  const requestLog = logger.child(
+    { req: { method: 'GET', url: '/ask' }, res: { statusCode: 200 }, fastPath: true },
+    { redact: { paths: [] } },
+  );
   const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
   const parse = (url: string): ValidAsk | null => {
     const known = parsedByUrl.get(url);
@@ -108,16 +112,7 @@ export function createAskFastPath(
       onAnswered?.(req, parsed.query, summary);
       // The same line as Fastify's requests get (app.ts), marked with the path that answered.
       if (requestLog.isLevelEnabled('info'))
-        requestLog.info(
-          {
-            requestId,
-            req: { method: 'GET', url: '/ask' },
-            res: { statusCode: 200 },
-            responseTime,
-            fastPath: true,
-          },
-          'request completed',
-        );
+        requestLog.info({ requestId, responseTime }, 'request completed');
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
       return true;
     } catch (error) {

@@ -376,7 +376,7 @@ function buildGenerationInWorker(job: GenerationJob): Promise<{
   saved: Promise<{ bytes: number } | { message: string } | null>;
 }> {
   return new Promise((resolve, reject) => {
-    const worker = startModuleWorker(import.meta.url, 'generation-worker', job);
+    const worker = startModuleWorker('http/generation-worker', job);
     let settleSaved: (result: { bytes: number } | { message: string } | null) => void = () => undefined;
     const saved = new Promise<{ bytes: number } | { message: string } | null>((done) => (settleSaved = done));
     let built = false;

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
 import type { AskCounts } from '../nlweb/index.js';
 import type { Metrics, OutboxSnapshot } from './index.js';
 
@@ -8,6 +9,11 @@ const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const DELIVERY_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export function createPrometheusMetrics(): Metrics {
+  // Required when called, not imported: the built server is one bundle, where an import of
+  // prom-client would load it at start-up even when no admin listener asks for metrics.
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = createRequire(import.meta.url)(
+    'prom-client',
+  ) as typeof PromClient;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'frontdoor_' });
 

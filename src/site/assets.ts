@@ -28,7 +28,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+// `../site/` rather than `./`: the same folder from this module and from the bundle (dist/cli/main.js).
+export const ASSETS_DIR = fileURLToPath(new URL('../site/assets/', import.meta.url));
 
 let cache: Map<string, SiteAsset> | null = null;
 

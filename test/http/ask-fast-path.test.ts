@@ -101,7 +101,12 @@ describe('GET /ask fast path', () => {
         c.fastPath,
       );
       if (c.fastPath)
-        expect(completed[0]).toMatchObject({ res: { statusCode: 200 }, req: { method: 'GET', url: '/ask' } });
+        expect(completed[0]).toMatchObject({
+          requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          responseTime: expect.any(Number),
+          res: { statusCode: 200 },
+          req: { method: 'GET', url: '/ask' },
+        });
     });
   }
 
