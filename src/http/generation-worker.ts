@@ -8,7 +8,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../content/index.js';
-import { createAskService, passageDocument } from '../nlweb/index.js';
+import { createAskService, findCopies, passageDocument } from '../nlweb/index.js';
 import { buildIndex } from '../search/index.js';
 import { writeSnapshot } from '../snapshot/index.js';
 import type { ContentSnapshot, GenerationJob, GenerationMessage } from './live-content.js';
@@ -26,18 +26,20 @@ try {
       problems: built.problems,
       files: built.files,
       index: ask.index,
+      copies: ask.copies,
     };
     post({ kind: 'built', snapshot });
     await save(snapshot);
   } else {
-    // A reload's rebuilt site: the caller has the pages; only the index goes back. It is built
-    // from the same documents createAskService indexes, without the rest of an ask service.
+    // A reload's rebuilt site: the caller has the pages; only the index and the copies go back,
+    // made as createAskService makes them, without the rest of an ask service.
     const { pages } = job.site;
     const index = buildIndex(
       pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))),
     );
-    post({ kind: 'indexed', index });
-    await save({ ...job.site, index });
+    const copies = findCopies(pages);
+    post({ kind: 'indexed', index, copies });
+    await save({ ...job.site, index, copies });
   }
 } catch (error) {
   post({ kind: 'failed', message: (error as Error).stack ?? String(error) });

@@ -17,7 +17,7 @@ import {
   type Site,
   type SiteInfo,
 } from '../content/index.js';
-import { createAskService, type AskService, type StreamRegistry } from '../nlweb/index.js';
+import { createAskService, type AskService, type CopyGroups, type StreamRegistry } from '../nlweb/index.js';
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
 
@@ -73,7 +73,8 @@ export const SNAPSHOT_FILE = 'content-snapshot.bin';
 
 /**
  * What the snapshot holds: the built site without its URL map, its problems, how each file was
- * built (so the first reload after a warm start rebuilds only what changed) and its index.
+ * built (so the first reload after a warm start rebuilds only what changed), its index and the
+ * groups of copies among its pages (what the ask service derives from the pages).
  */
 export interface ContentSnapshot {
   info: SiteInfo;
@@ -81,6 +82,7 @@ export interface ContentSnapshot {
   problems: ContentProblem[];
   files: FileBuild[];
   index: SearchIndex;
+  copies: CopyGroups;
 }
 
 /**
@@ -122,11 +124,18 @@ export interface LoadContentOptions {
   buildInWorker?: boolean;
 }
 
+/**
+ * What ContentSnapshot holds: changes when a field is added or changes meaning (2: the groups of
+ * copies were added), so an older snapshot is rebuilt rather than read with a field missing.
+ */
+export const CONTENT_SNAPSHOT_VERSION = 2;
+
 /** What a content snapshot must have been made from to be used. */
 export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
   contentHash,
   searchEngineVersion: SEARCH_ENGINE_VERSION,
   contentModelVersion: CONTENT_MODEL_VERSION,
+  contentSnapshotVersion: CONTENT_SNAPSHOT_VERSION,
 });
 
 /**
@@ -151,11 +160,11 @@ export async function loadContent(
     ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
     : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
   if (stored.ok) {
-    const { info, pages, problems, index } = stored.value;
+    const { info, pages, problems, index, copies } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
     const build = { site, files: shareStrings(stored.value.files, site), sourcePaths: files.sourcePaths };
     const restored = performance.now();
-    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index });
+    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index, copies });
     const done = performance.now();
     return {
       generation: { site, ask },
@@ -197,9 +206,10 @@ export async function loadContent(
     const rebuilt = await rebuildSite(files, options.previous);
     const build = { site: rebuilt.site, files: rebuilt.files, sourcePaths: files.sourcePaths };
     let index: SearchIndex | undefined;
+    let copies: CopyGroups | undefined;
     let saved: Promise<{ bytes: number } | { message: string } | null> = Promise.resolve(null);
     if (useWorker) {
-      const snapshot: Omit<ContentSnapshot, 'index'> = {
+      const snapshot: Omit<ContentSnapshot, 'index' | 'copies'> = {
         info: rebuilt.site.info,
         pages: rebuilt.site.pages,
         problems: rebuilt.problems,
@@ -213,11 +223,11 @@ export async function loadContent(
         snapshotKey: key,
       };
       const result = await buildGenerationInWorker(job);
-      index = result.snapshot.index;
+      ({ index, copies } = result.snapshot);
       saved = result.saved;
     }
     const received = performance.now();
-    const ask = createAskService(rebuilt.site, config.publicBaseUrl, { ...serviceOptions, index });
+    const ask = createAskService(rebuilt.site, config.publicBaseUrl, { ...serviceOptions, index, copies });
     const done = performance.now();
     let logged: Promise<void> | null = null;
     return {
@@ -243,6 +253,7 @@ export async function loadContent(
               problems: rebuilt.problems,
               files: rebuilt.files,
               index: ask.index,
+              copies: ask.copies,
             }).then(logSaved)),
     };
   }
@@ -265,7 +276,11 @@ export async function loadContent(
       pages: snapshot.pages,
       byUrl: new Map(snapshot.pages.map((page) => [page.url, page])),
     };
-    const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index: snapshot.index });
+    const ask = createAskService(site, config.publicBaseUrl, {
+      ...serviceOptions,
+      index: snapshot.index,
+      copies: snapshot.copies,
+    });
     const done = performance.now();
     let logged: Promise<void> | null = null;
     return {
@@ -308,6 +323,7 @@ export async function loadContent(
         problems: built.problems,
         files: built.files,
         index: ask.index,
+        copies: ask.copies,
       }).then(logSaved)),
   };
 }
@@ -347,7 +363,7 @@ async function saveHere(
  * built (a reload that reused most pages) to index. Either way it then writes the snapshot.
  */
 export type GenerationJob = (
-  { kind: 'site'; content: ContentFiles } | { kind: 'index'; site: Omit<ContentSnapshot, 'index'> }
+  { kind: 'site'; content: ContentFiles } | { kind: 'index'; site: Omit<ContentSnapshot, 'index' | 'copies'> }
 ) & {
   publicBaseUrl: string;
   /** Where the worker writes the snapshot after answering; null for none. */
@@ -361,7 +377,7 @@ export type GenerationJob = (
  */
 export type GenerationMessage =
   | { kind: 'built'; snapshot: ContentSnapshot }
-  | { kind: 'indexed'; index: SearchIndex }
+  | { kind: 'indexed'; index: SearchIndex; copies: CopyGroups }
   | { kind: 'saved'; bytes: number }
   | { kind: 'not-saved'; message: string }
   | { kind: 'failed'; message: string };
@@ -372,7 +388,7 @@ export type GenerationMessage =
  */
 function buildGenerationInWorker(job: GenerationJob): Promise<{
   /** The whole generation for a 'site' job; for an 'index' job, the index only. */
-  snapshot: ContentSnapshot | { index: SearchIndex };
+  snapshot: ContentSnapshot | { index: SearchIndex; copies: CopyGroups };
   saved: Promise<{ bytes: number } | { message: string } | null>;
 }> {
   return new Promise((resolve, reject) => {
@@ -383,7 +399,11 @@ function buildGenerationInWorker(job: GenerationJob): Promise<{
     worker.on('message', (message: GenerationMessage) => {
       if (message.kind === 'built' || message.kind === 'indexed') {
         built = true;
-        resolve({ snapshot: message.kind === 'built' ? message.snapshot : { index: message.index }, saved });
+        resolve({
+          snapshot:
+            message.kind === 'built' ? message.snapshot : { index: message.index, copies: message.copies },
+          saved,
+        });
         if (job.snapshotFile === null) void worker.terminate();
       } else if (message.kind === 'failed') reject(new Error(`building the site failed: ${message.message}`));
       else {

@@ -19,6 +19,7 @@ export type {
   AskServiceOptions,
   StreamingOptions,
 } from './service.js';
+export { findCopies, type CopyGroups } from './pages.js';
 export { normaliseQuery, parseAskBody, parseAskQueryString, parseBooleanParam } from './request.js';
 export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
 export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';

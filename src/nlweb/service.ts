@@ -23,7 +23,15 @@ import {
   type SearchResult,
 } from '../search/index.js';
 import { LruCache } from './lru.js';
-import { findCopies, inScope, LINK_LIST_BOOST, linkListSections, nameMatch, pageNames } from './pages.js';
+import {
+  findCopies,
+  inScope,
+  type CopyGroups,
+  LINK_LIST_BOOST,
+  linkListSections,
+  nameMatch,
+  pageNames,
+} from './pages.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
 
@@ -45,6 +53,12 @@ export interface AskServiceOptions {
    * be `buildIndex` of these passages with this engine version. By default it is built here.
    */
   index?: SearchIndex;
+  /**
+   * The groups of copies among the site's pages (`findCopies(site.pages)`) when already found (read
+   * from a snapshot with the index: finding them analyses the text of every candidate page, ~0.1 s
+   * of a warm start on a large site). By default they are found here.
+   */
+  copies?: CopyGroups;
   /** The open-stream registry to share (a reloaded site keeps counting the streams already open). */
   streams?: StreamRegistry;
 }
@@ -61,6 +75,8 @@ export interface AskService {
   readonly streams: StreamRegistry;
   /** The search index over the site's passages (to keep in a snapshot). */
   readonly index: SearchIndex;
+  /** The groups of copies among the site's pages (to keep in a snapshot). */
+  readonly copies: CopyGroups;
   /**
    * The answer to a valid query: same site and query give the same bytes, apart from
    * `_meta.request_id`.
@@ -195,7 +211,7 @@ export function createAskService(
     return known;
   };
 
-  const copies = findCopies(site.pages);
+  const copies = options.copies ?? findCopies(site.pages);
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
   const scopes = new LruCache<string, Uint8Array>(64);
@@ -337,6 +353,7 @@ export function createAskService(
     streaming,
     streams: options.streams ?? new StreamRegistry(streaming),
     index,
+    copies,
     answer(query, requestId) {
       const outcome = lookup(query);
       // A fresh array, so a caller that changes its answer cannot change the cached one.

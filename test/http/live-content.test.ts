@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CONTENT_SNAPSHOT_VERSION,
   contentSnapshotKey,
   loadContent,
   SNAPSHOT_FILE,
+  type ContentSnapshot,
   type LoadedContent,
 } from '../../src/http/live-content.js';
 import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
@@ -23,6 +25,9 @@ const PAGES = {
   'docs/kettle.md':
     '# Solar kettle\n\nBoils water with sunlight.\n\n## Cleaning\n\nRinse the mirror with vinegar.\n\n## Safety\n\nNever look into the focus.\n',
   'docs/mirror.md': '# Mirror care\n\nPolish the mirror monthly; vinegar removes limescale.\n',
+  // Two versions of one page: the ask service groups them as copies (kept in the snapshot too).
+  'v1/setup.md': '# Kettle setup\n\nFace the dish south and fill the kettle with water.\n',
+  'v2/setup.md': '# Kettle setup\n\nFace the dish south and fill the kettle with cold water.\n',
 };
 
 interface Logged {
@@ -61,9 +66,12 @@ function answers(loaded: LoadedContent): string[] {
 
 describe('content snapshot in DATA_DIR', () => {
   it('is written by a load that built the site, and reused by the next load of the same content', async () => {
-    const { load, records } = setup();
+    const { load, records, snapshotFile } = setup();
     const first = await load();
     expect(first.source).toBe('built');
+    // The copies are found once, when the site is built, and kept with the index.
+    const stored = await readSnapshot<ContentSnapshot>(snapshotFile, contentSnapshotKey(first.contentHash));
+    expect(stored.ok && stored.value.copies).toEqual(first.generation.ask.copies);
     expect(records.some((r) => r.msg === 'content snapshot saved')).toBe(true);
 
     const second = await load();
@@ -73,6 +81,8 @@ describe('content snapshot in DATA_DIR', () => {
     expect(second.problems).toEqual(first.problems);
     expect(answers(second)).toEqual(answers(first));
     expect(second.generation.ask.index).toEqual(first.generation.ask.index);
+    expect(first.generation.ask.copies.groups.get('/v1/setup')).toEqual(['/v2/setup', '/v1/setup']);
+    expect(second.generation.ask.copies).toEqual(first.generation.ask.copies);
   });
 
   it('is not used once the content changed, and is replaced by the rebuilt one', async () => {
@@ -109,6 +119,21 @@ describe('content snapshot in DATA_DIR', () => {
     expect((await load()).source).toBe('snapshot');
   });
 
+  it('is not used when an older server wrote it without the fields this one keeps (the copies)', async () => {
+    const { load, snapshotFile } = setup();
+    const first = await load();
+    const stored = await readSnapshot<ContentSnapshot>(snapshotFile, contentSnapshotKey(first.contentHash));
+    if (!stored.ok) throw new Error(stored.detail);
+    const { contentSnapshotVersion: _, ...olderKey } = contentSnapshotKey(first.contentHash);
+    const { copies: __, ...olderPayload } = stored.value;
+    await writeSnapshot(snapshotFile, olderKey, olderPayload);
+
+    const second = await load();
+    expect(second.source).toBe('built');
+    expect(second.snapshotRejected).toBe(`contentSnapshotVersion was null, now ${CONTENT_SNAPSHOT_VERSION}`);
+    expect(answers(second)).toEqual(answers(first));
+  });
+
   it('is not used when truncated or damaged: the site is rebuilt, never served from it', async () => {
     const { load, snapshotFile, records } = setup();
     const first = await load();
@@ -138,6 +163,7 @@ describe('content snapshot in DATA_DIR', () => {
     expect(inWorker.generation.site).toEqual(here.generation.site);
     expect(inWorker.problems).toEqual(here.problems);
     expect(inWorker.generation.ask.index).toEqual(here.generation.ask.index);
+    expect(inWorker.generation.ask.copies).toEqual(here.generation.ask.copies);
     expect(answers(inWorker)).toEqual(answers(here));
     expect(records.some((r) => r.msg === 'content snapshot saved')).toBe(true);
     const reused = await load({ buildInWorker: true });
@@ -169,6 +195,7 @@ describe('content snapshot in DATA_DIR', () => {
     expect(rebuilt.generation.site).toEqual(fullBuild.generation.site);
     expect(rebuilt.problems).toEqual(fullBuild.problems);
     expect(rebuilt.generation.ask.index).toEqual(fullBuild.generation.ask.index);
+    expect(rebuilt.generation.ask.copies).toEqual(fullBuild.generation.ask.copies);
     expect(answers(rebuilt)).toEqual(answers(fullBuild));
 
     // The worker wrote the snapshot of the rebuilt site: the next start uses it.
