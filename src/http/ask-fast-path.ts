@@ -97,16 +97,17 @@ export function createAskFastPath(
       }
       const requestId = requestIdOf(req, trustProxyHops);
       const outcome = ask().outcome(parsed.query);
-      const { head, rest } = answerParts(outcome, parsed.query, requestId);
+      const { head, content, tail } = answerParts(outcome, parsed.query, requestId);
       const { summary } = outcome;
       headers[requestIdSlot] = requestId;
-      headers[lengthSlot] = String(Buffer.byteLength(head) + rest.length);
+      headers[lengthSlot] = String(Buffer.byteLength(head) + content.length + tail.length);
       res.writeHead(200, headers);
-      // Corked, the head (a string Node joins to the response head) and the shared bytes of the
-      // answer leave in one writev, with no per-request copy of the answer.
+      // Corked, the head (a string Node joins to the response head), the shared bytes of the
+      // answer and its closing brace leave in one writev, with no per-request copy of the answer.
       res.cork();
       res.write(head);
-      res.end(rest);
+      res.write(content);
+      res.end(tail);
       const responseTime = performance.now() - started;
       observeAnswer(responseTime / 1000);
       onAnswered?.(req, parsed.query, summary);

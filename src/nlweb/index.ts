@@ -4,6 +4,7 @@
  */
 export {
   answerMeta,
+  contentOf,
   createAskService,
   passagesFirstAskedFor,
   DEFAULT_ANSWER_CACHE_SIZE,

@@ -9,7 +9,7 @@ import {
   type NlWebResponse,
 } from '../../src/contract/index.js';
 import { answerBody, answerParts } from '../../src/http/answer-bytes.js';
-import { createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
+import { contentOf, createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
 import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
 
 const validateResult = createValidator(AskResultSchema);
@@ -329,6 +329,14 @@ describe('the answer cache', () => {
     expect(second.content.length).toBeGreaterThan(1);
   });
 
+  it('keeps each answer as its JSON bytes, and gives its items back as new objects', () => {
+    const q = query('encryption');
+    const outcome = ask.outcome(q);
+    expect(Object.keys(outcome).sort()).toEqual(['contentJson', 'responseType', 'summary']);
+    expect(contentOf(outcome)).toEqual(ask.answer(q, REQUEST_ID).content);
+    expect(contentOf(outcome)).not.toBe(contentOf(outcome));
+  });
+
   it('stays bounded, dropping the least recently used answer', () => {
     const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
     const a = small.outcome(query('encryption'));
@@ -351,8 +359,8 @@ describe('answer bytes', () => {
       for (const conversationId of [null, 'c', 'gespräch “7”']) {
         const q = query(text, { conversationId });
         for (const requestId of [REQUEST_ID, 'id "quoted" \\ ü']) {
-          const { head, rest } = answerParts(ask.outcome(q), q, requestId);
-          const whole = Buffer.concat([Buffer.from(head), rest]);
+          const { head, content, tail } = answerParts(ask.outcome(q), q, requestId);
+          const whole = Buffer.concat([Buffer.from(head), content, Buffer.from(tail)]);
           expect(whole).toEqual(bytesOf(ask, q, requestId));
           expect(whole.toString('utf8')).toBe(JSON.stringify(ask.answer(q, requestId)));
         }
