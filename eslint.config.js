@@ -78,7 +78,10 @@ const roomBoundaries = LAYERS.flat().flatMap((room) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'coverage/**'] },
+  // .bundle-test-*: the build a test makes (test/cli/bundle.test.ts), if a run left it behind.
+  {
+    ignores: ['dist/**', '.bundle-test-*/**', 'node_modules/**', 'data/**', 'test-results/**', 'coverage/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
