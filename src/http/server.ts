@@ -15,6 +15,7 @@ import {
   LiveContent,
   loadContent,
   logContentProblems,
+  roundTimings,
   type ContentGeneration,
   type LoadedContent,
   type ReloadOutcome,
@@ -210,7 +211,7 @@ export async function startServer(
       content: loaded && {
         source: loaded.source,
         ...(loaded.snapshotRejected ? { snapshotRejected: loaded.snapshotRejected } : {}),
-        ...Object.fromEntries(Object.entries(loaded.timings).map(([name, ms]) => [name, Math.round(ms)])),
+        ...roundTimings(loaded.timings),
       },
       contextMs: Math.round(Number(contextReady - started) / 1e6),
       appMs: Math.round(Number(appReady - contextReady) / 1e6),

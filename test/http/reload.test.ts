@@ -122,7 +122,10 @@ describe('content reload', () => {
     reloadedAt = performance.now();
     expect(outcome).toMatchObject({ status: 'swapped', generation: 2, pages: 4 });
     // Only the changed and the added page were parsed again; the others are the pages serving before.
-    expect(records.find((r) => r.msg === 'content reloaded')).toMatchObject({ filesParsed: 2 });
+    expect(records.find((r) => r.msg === 'content reloaded')).toMatchObject({
+      filesParsed: 2,
+      timings: { readMs: expect.any(Number), buildMs: expect.any(Number), indexMs: expect.any(Number) },
+    });
     await new Promise((resolve) => setTimeout(resolve, 150));
     stop = true;
     await Promise.all(clients);
