@@ -16,6 +16,7 @@
 // Types are not checked here (`npm run typecheck`, part of `npm test`, does that), as with tsx.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export const ENTRY_POINTS = [
   'src/cli/main.ts',
@@ -33,23 +34,27 @@ export const LOADED_ON_DEMAND = [
   'markdown-it',
 ];
 
-/** `node scripts/bundle.mjs [outdir]`: dist/ by default (a test builds into a folder of its own). */
-const outdir = process.argv[2] ?? 'dist';
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: ENTRY_POINTS,
-  outbase: 'src',
-  outdir,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: LOADED_ON_DEMAND,
-  // Bundled CommonJS packages (Fastify, pino, Ajv) call require for Node's own modules.
-  banner: {
-    js: "import { createRequire as __frontdoorRequire } from 'node:module';\nconst require = __frontdoorRequire(import.meta.url);",
-  },
-  sourcemap: true,
-  legalComments: 'linked',
-  logLevel: 'warning',
-});
+/** Bundles into `outdir` (emptied first). */
+export async function bundle(outdir) {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: ENTRY_POINTS,
+    outbase: 'src',
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: LOADED_ON_DEMAND,
+    // Bundled CommonJS packages (Fastify, pino, Ajv) call require for Node's own modules.
+    banner: {
+      js: "import { createRequire as __frontdoorRequire } from 'node:module';\nconst require = __frontdoorRequire(import.meta.url);",
+    },
+    sourcemap: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+// `node scripts/bundle.mjs [outdir]`: dist/ by default (a test builds into a folder of its own).
+if (process.argv[1] === fileURLToPath(import.meta.url)) await bundle(process.argv[2] ?? 'dist');

@@ -8,8 +8,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite } from '../content/index.js';
-import { createAskService, findCopies, passageDocument } from '../nlweb/index.js';
-import { buildIndex } from '../search/index.js';
+import { buildPassageIndex, createAskService, findCopies } from '../nlweb/index.js';
 import { writeSnapshot } from '../snapshot/index.js';
 import type { ContentSnapshot, GenerationJob, GenerationMessage } from './live-content.js';
 
@@ -34,9 +33,7 @@ try {
     // A reload's rebuilt site: the caller has the pages; only the index and the copies go back,
     // made as createAskService makes them, without the rest of an ask service.
     const { pages } = job.site;
-    const index = buildIndex(
-      pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))),
-    );
+    const index = buildPassageIndex(pages);
     const copies = findCopies(pages);
     post({ kind: 'indexed', index, copies });
     await save({ ...job.site, index, copies });

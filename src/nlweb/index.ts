@@ -4,6 +4,7 @@
  */
 export {
   answerMeta,
+  buildPassageIndex,
   contentOf,
   createAskService,
   passagesFirstAskedFor,

@@ -209,10 +209,7 @@ export function createAskService(
   };
   const passageUrl = (entry: Entry): string => (entry.url ??= pageLink(entry.page, entry.passage.anchor));
   const passageCount = entries.size;
-  // The documents are needed only to build the index (not kept: ~1 MB of joined headings on a large site).
-  const index =
-    options.index ??
-    buildIndex(site.pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
+  const index = options.index ?? buildPassageIndex(site.pages);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const names = new Map<string, string[][]>();
   const namesOf = (url: string): string[][] => {
@@ -410,6 +407,15 @@ function leadPassage(page: Page): Passage | undefined {
     if (!lead || compareKeys(p.key, lead.key) < 0) lead = p;
   }
   return lead;
+}
+
+/**
+ * The index of every passage of these pages, as the ask service searches it (the generation
+ * worker builds it with this too). The documents are not kept: ~1 MB of joined headings on a
+ * large site.
+ */
+export function buildPassageIndex(pages: readonly Page[]): SearchIndex {
+  return buildIndex(pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRY_POINTS, LOADED_ON_DEMAND } from '../../scripts/bundle.mjs';
 import { MIN_FILES_FOR_WORKERS } from '../../src/content/index.js';
 import { contentFolder, REPO_ROOT, SITE_YAML, tempDir } from '../support/files.js';
 import { LIMITS_OFF } from '../support/limits.js';
@@ -14,7 +15,6 @@ import { waitFor } from '../support/net.js';
  * and serves a site large enough for the parse workers, then reloads it through the generation
  * worker.
  */
-const ON_DEMAND = ['pg', 'ioredis', 'nodemailer', 'prom-client', 'markdown-it', 'better-sqlite3'];
 
 let buildRoot = '';
 let dist = '';
@@ -39,10 +39,11 @@ afterAll(() => {
 
 describe('the built server (scripts/bundle.mjs)', () => {
   it('imports the packages loaded on demand only where they are used, never at start-up', () => {
-    for (const entry of ['cli/main.js', 'content/parse-worker.js', 'http/generation-worker.js']) {
+    for (const source of ENTRY_POINTS) {
+      const entry = source.replace(/^src\//, '').replace(/\.ts$/, '.js');
       const code = readFileSync(join(dist, entry), 'utf8');
       // An ES import of an external package is hoisted and loaded with the bundle, wherever it stands.
-      for (const name of ON_DEMAND)
+      for (const name of LOADED_ON_DEMAND)
         expect(code, `${entry} imports ${name}`).not.toMatch(
           new RegExp(`^import [^;]*from ["']${name}["']`, 'm'),
         );
