@@ -113,7 +113,11 @@ describe('several instances on one PostgreSQL', () => {
   });
 
   it('the operator CLI lists and retries against PostgreSQL', async () => {
-    const dead = newSubmission({ outbox: { provider: 'crm', leaseToken: 'cli', leaseUntilMs: 0 } });
+    // Leased until well after the test: with an expired lease, a running instance's worker could
+    // claim and deliver the row before `complete` marks it dead (a race CI once lost).
+    const dead = newSubmission({
+      outbox: { provider: 'crm', leaseToken: 'cli', leaseUntilMs: Date.now() + 60_000 },
+    });
     await seed.insert(dead, 0);
     await seed.complete(dead.id, 'cli', { outcome: 'dead', errorClass: 'http_404', atMs: Date.now() });
     let out = '';
