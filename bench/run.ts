@@ -282,8 +282,8 @@ async function main(): Promise<void> {
       }),
     );
     // The whole /ask answer in-process (ranking, per-page cap, snippets, JSON), with the answer
-    // cache off so every query is computed. The passages' snippet analysis stays cached (bounded by
-    // PREPARED_PASSAGE_CACHE_SIZE), as in the server.
+    // cache off so every query is computed. Each passage's snippet analysis is kept once made, as
+    // in the server.
     const service = measureBuild(() =>
       createAskService(corpus.site, 'http://127.0.0.1:3000', { cacheSize: 0 }),
     );

@@ -1,7 +1,7 @@
 /** One Markdown file → one Page: front matter, rendering, title, passages. Pure; runs in parse workers too. */
 
 import { readPageFields, splitFrontMatter, type LineProblem } from './front-matter.js';
-import { renderMarkdown } from './markdown.js';
+import { collapseWhitespace, renderMarkdown } from './markdown.js';
 import { summarize } from './summary.js';
 import type { Page, Passage } from './types.js';
 import { urlForSourcePath } from './urls.js';
@@ -114,13 +114,16 @@ function buildPassages(
       sectionHeading = section.heading;
       headingPath = [title, section.heading];
     } else headingPath = sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
-    if (section.text === '') continue;
+    // Collapsed: search and snippets read words, not line breaks, and the ask service quotes this
+    // very string instead of keeping a collapsed copy of every passage.
+    const text = collapseWhitespace(section.text);
+    if (text === '') continue;
     passages.push({
       key: section.anchor === null ? url : `${url}#${section.anchor}`,
       pageUrl: url,
       anchor: section.anchor,
       headingPath,
-      text: section.text,
+      text,
     });
   }
   // Every page stays findable, even one that is only a title and a description.

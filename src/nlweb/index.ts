@@ -11,7 +11,6 @@ export {
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
   passageDocument,
-  PREPARED_PASSAGE_CACHE_SIZE,
 } from './service.js';
 export type {
   AnswerSummary,

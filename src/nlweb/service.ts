@@ -1,5 +1,4 @@
-import type { AskResult, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
-import type { AskSection } from '../contract/index.js';
+import type { AskResult, AskSection, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
 import {
   ASK_STREAM_DEFAULTS,
   MAX_COPIES_LISTED,
@@ -13,8 +12,8 @@ import {
   analyzeQuery,
   buildIndex,
   compareKeys,
-  makeSnippet,
   prepareSnippetText,
+  quoteSnippet,
   searchWithPlan,
   type PreparedText,
   type SearchDocument,
@@ -158,18 +157,28 @@ const outcomeOf = (
     summary: Object.freeze(summary),
   });
 
+/** A page, and what results say of it, made when an answer first lists it. */
+interface PageRecord {
+  readonly page: Page;
+  /** Its absolute URL. */
+  url?: string;
+  /** The ways it is named (title, aliases), as index terms. */
+  names?: string[][];
+}
+
 interface Entry {
   page: Page;
+  record: PageRecord;
   passage: Passage;
   /** Absolute URL of the passage (page URL + anchor), made when a result first quotes it. */
   url?: string;
+  /**
+   * The text its snippets quote, analysed when a result first quotes it and then kept: analysing
+   * a passage was most of the cost of a new answer on a large site, and kept as term numbers and
+   * offsets (~12 bytes a word) every passage of the 7,544-page docs corpus fits in ~9 MB.
+   */
+  quoted?: PreparedText;
 }
-
-/**
- * Passages whose snippet analysis is kept (least recently used dropped first): analysing a
- * passage's text was most of the cost of a new answer. A few MB at most.
- */
-export const PREPARED_PASSAGE_CACHE_SIZE = 4000;
 
 /**
  * Builds the ask service: one search index over every passage of the site (title = page title,
@@ -196,30 +205,24 @@ export function createAskService(
     return url.href;
   };
 
-  // URLs and names are made on first use and kept: parsing a URL per result was a tenth of a new
-  // answer's cost, and making them all at start-up was a third of a warm start on a large site.
-  const entries = new Map<string, Entry>();
-  for (const page of site.pages)
-    for (const passage of page.passages) entries.set(passage.key, { page, passage });
-  const pageUrls = new Map<Page, string>();
-  const pageUrl = (page: Page): string => {
-    let url = pageUrls.get(page);
-    if (url === undefined) pageUrls.set(page, (url = pageLink(page, null)));
-    return url;
-  };
-  const passageUrl = (entry: Entry): string => (entry.url ??= pageLink(entry.page, entry.passage.anchor));
-  const passageCount = entries.size;
+  // What a result says of a page or passage (URL, names, JSON) is made when an answer first lists
+  // it, and kept: parsing a URL per result was a tenth of a new answer's cost, and making them all
+  // at start-up was a third of a warm start on a large site.
+  const records = new Map<Page, PageRecord>();
+  const entryOfKey = new Map<string, Entry>();
+  for (const page of site.pages) {
+    const record: PageRecord = { page };
+    records.set(page, record);
+    for (const passage of page.passages) entryOfKey.set(passage.key, { page, record, passage });
+  }
+  const pageUrl = (record: PageRecord): string => (record.url ??= pageLink(record.page, null));
+  const passageCount = entryOfKey.size;
   const index = options.index ?? buildPassageIndex(site.pages);
+  // By document number, the number a result carries: a lookup by key was the ranking's largest
+  // single cost on a large site (a string compared in a map of ~10,000 keys per passage found).
+  const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
-  const names = new Map<string, string[][]>();
-  const namesOf = (url: string): string[][] => {
-    let known = names.get(url);
-    if (known === undefined) {
-      const page = pagesByUrl.get(url);
-      names.set(url, (known = page ? pageNames(page) : []));
-    }
-    return known;
-  };
+  const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
 
   const copies = options.copies ?? findCopies(site.pages);
 
@@ -228,47 +231,50 @@ export function createAskService(
   const scopeMask = (scope: string): Uint8Array =>
     scopes.getOrSet(scope, () => {
       const mask = new Uint8Array(index.core.docCount);
-      index.core.keys.forEach((key, d) => {
-        if (inScope(entries.get(key)!.page, scope)) mask[d] = 1;
+      entries.forEach((entry, d) => {
+        if (inScope(entry.page, scope)) mask[d] = 1;
       });
       return mask;
     });
 
-  const prepared = new LruCache<string, PreparedText>(PREPARED_PASSAGE_CACHE_SIZE);
+  const termIds = index.core.termIds;
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
-  const snippetSource = ({ page, passage }: Entry): PreparedText =>
-    prepared.getOrSet(passage.key, () =>
-      prepareSnippetText(passage.text.trim() !== '' ? passage.text : page.description),
-    );
+  const snippetSource = (entry: Entry): PreparedText =>
+    (entry.quoted ??= prepareSnippetText(
+      entry.passage.text.trim() !== '' ? entry.passage.text : entry.page.description,
+      termIds,
+    ));
 
   const section = (hit: SearchResult): AskSection => {
-    const entry = entries.get(hit.key)!;
-    const { page, passage } = entry;
-    const url = passageUrl(entry);
-    const heading = headingsBelowTitle(page, passage).at(-1);
-    const snippet = makeSnippet(snippetSource(entry), hit.matchedTerms, { maxLength: SNIPPET_LENGTH });
+    const entry = entries[hit.doc]!;
+    const wanted: number[] = [];
+    for (const term of hit.matchedTerms) {
+      const id = termIds.get(term);
+      if (id !== undefined) wanted.push(id);
+    }
+    const snippet = quoteSnippet(snippetSource(entry), wanted, { maxLength: SNIPPET_LENGTH });
     return {
-      name: heading ?? page.title,
-      url,
+      name: headingsBelowTitle(entry.page, entry.passage).at(-1) ?? entry.page.title,
+      url: (entry.url ??= pageLink(entry.page, entry.passage.anchor)),
       description: snippet.text,
       score: hit.score,
       matchedTerms: hit.matchedTerms,
       matchedWords: snippet.matchedWords,
-      highlights: snippet.highlights.map((h) => ({ start: h.start, end: h.end })),
+      highlights: snippet.highlights,
     };
   };
 
   const toResource = (ranked: RankedPage): NlWebContentItem => {
-    const { page, hits, score } = ranked;
+    const { page, record, hits, score } = ranked;
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
-    const url = pageUrl(page);
+    const url = pageUrl(record);
     const others = (copies.groups.get(page.url) ?? [])
       .filter((u) => u !== page.url)
       .slice(0, MAX_COPIES_LISTED)
       .map((u) => {
         const copy = pagesByUrl.get(u)!;
-        return { url: pageUrl(copy), name: copy.title };
+        return { url: pageUrl(records.get(copy)!), name: copy.title };
       });
     const data: AskResult = {
       '@type': isDocumentation(page.url) ? 'TechArticle' : 'WebPage',
@@ -307,7 +313,10 @@ export function createAskService(
     const best = ranked.pages[0];
     return outcomeOf(
       'Answer',
-      [{ type: 'text', text: summaryText(text, siteName, resources, ranked, scope) }, ...resources],
+      [
+        { type: 'text', text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope) },
+        ...resources,
+      ],
       {
         resultCount: ranked.pages.length,
         queryTermCount,
@@ -456,7 +465,10 @@ function isDocumentation(url: string): boolean {
 /** A result: a page (the preferred of its copies that matched), its score and best sections. */
 interface RankedPage {
   page: Page;
+  record: PageRecord;
   score: number;
+  /** Its place in its group of copies' preference order (0 = preferred or no copies). */
+  preference: number;
   /** Its best passages, best first (at most MAX_SECTIONS_PER_PAGE). */
   hits: SearchResult[];
   /** Share of the query's words (by weight) that the page matched, 0 … 1. */
@@ -465,9 +477,10 @@ interface RankedPage {
 
 interface RankingContext {
   index: SearchIndex;
-  entries: Map<string, Entry>;
-  /** The ways the page at this URL is named (title, aliases), made on first use. */
-  namesOf: (url: string) => string[][];
+  /** By document number. */
+  entries: readonly Entry[];
+  /** The ways the page is named (title, aliases), made on first use. */
+  namesOf: (record: PageRecord) => string[][];
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
 }
@@ -501,37 +514,44 @@ function rankPages(
   let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
     const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
-    const byPage = new Map<string, SearchResult[]>();
+    const byPage = new Map<PageRecord, SearchResult[]>();
     for (const hit of outcome.results) {
-      const url = ctx.entries.get(hit.key)!.page.url;
-      const list = byPage.get(url);
+      const record = ctx.entries[hit.doc]!.record;
+      const list = byPage.get(record);
       if (list) list.push(hit);
-      else byPage.set(url, [hit]);
+      else byPage.set(record, [hit]);
     }
     const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
+    const wordsOf = queryWordsOfTerms(outcome.queryWords);
     const pages: RankedPage[] = [];
-    for (const [url, hits] of byPage) {
-      const page = ctx.entries.get(hits[0]!.key)!.page;
+    for (const [record, hits] of byPage) {
+      const { page } = record;
       const matched = new Set<string>();
       for (const h of hits) for (const t of h.matchedTerms) matched.add(t);
+      // The query words the page matched, by the words each of its matched terms counts for.
+      const coveredWords = new Set<number>();
+      for (const t of matched) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
       let covered = 0;
-      for (const w of outcome.queryWords) if (w.terms.some((t) => matched.has(t))) covered += w.weight;
-      const named = nameMatch(ctx.namesOf(url), matched, outcome.queryWords.length);
+      for (const w of coveredWords) covered += outcome.queryWords[w]!.weight;
+      const named = nameMatch(ctx.namesOf(record), matched, outcome.queryWords.length);
       const best = hits[0]!.score;
       // A page that answers in several sections is a little stronger than one with a single mention.
       let support = 0;
       for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
       pages.push({
         page,
+        record,
         score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
+        preference: ctx.copies.preference.get(page.url) ?? 0,
         hits: hits
           .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
           .slice(0, MAX_SECTIONS_PER_PAGE),
         coverage: totalWeight > 0 ? covered / totalWeight : 0,
       });
     }
-    const pref = (p: RankedPage) => ctx.copies.preference.get(p.page.url) ?? 0;
-    pages.sort((a, b) => b.score - a.score || pref(a) - pref(b) || compareKeys(a.page.url, b.page.url));
+    pages.sort(
+      (a, b) => b.score - a.score || a.preference - b.preference || compareKeys(a.page.url, b.page.url),
+    );
     const kept: RankedPage[] = [];
     const groupsSeen = new Set<string[]>();
     for (const p of pages) {
@@ -547,6 +567,23 @@ function rankPages(
       return { pages: kept, outcome };
     limit = Math.min(passageCount, limit * 2);
   }
+}
+
+/**
+ * Term → the query words (their places) it counts for: a page's coverage is then read from its few
+ * matched terms, where testing every word's terms (a word being typed has up to 30 completions)
+ * against every page cost more than the ranking's own grouping.
+ */
+function queryWordsOfTerms(words: SearchOutcome['queryWords']): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  words.forEach((w, i) => {
+    for (const t of w.terms) {
+      const list = out.get(t);
+      if (list === undefined) out.set(t, [i]);
+      else if (list.at(-1) !== i) list.push(i);
+    }
+  });
+  return out;
 }
 
 /** A valid scope, or null for the whole site. */
@@ -566,10 +603,11 @@ function quoted(text: string): string {
  */
 export const WEAK_COVERAGE = 0.5;
 
+/** `topUrl`: the URL of the first result (unused when there is none). */
 function summaryText(
   query: string,
   siteName: string,
-  resources: NlWebContentItem[],
+  topUrl: string,
   ranked: { pages: RankedPage[]; outcome: SearchOutcome },
   scope: string | null,
 ): string {
@@ -577,22 +615,21 @@ function summaryText(
   const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
   const showing =
     outcome.corrections.length > 0 ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
-  if (resources.length === 0)
+  const best = ranked.pages[0];
+  if (best === undefined)
     return (
       `${showing}Nothing on ${where} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
       'product, feature or document, or fewer words.'
     );
-  const first = resources[0] as Extract<NlWebContentItem, { type: 'resource' }>;
-  const top = first.resource.data as AskResult;
-  const count = resources.length === 1 ? '1 result' : `${resources.length} results`;
-  const best = ranked.pages[0] as RankedPage;
+  const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
+  const topName = best.page.title;
   if (best.coverage <= WEAK_COVERAGE) {
     return (
       `${showing}No page on ${where} matches ${quoted(query)} well: the ${count} below match only some of its ` +
-      `words (closest: ${top.name}, ${top.url}). Try other words for the same thing, or fewer words.`
+      `words (closest: ${topName}, ${topUrl}). Try other words for the same thing, or fewer words.`
     );
   }
-  return `${showing}Found ${count} for ${quoted(query)} on ${where}. Top result: ${top.name} (${top.url}).`;
+  return `${showing}Found ${count} for ${quoted(query)} on ${where}. Top result: ${topName} (${topUrl}).`;
 }
 
 function elicitationText(query: string, siteName: string): string {

@@ -34,7 +34,7 @@ export type { PlanOptions, QueryCorrection, QueryPlan } from './query.js';
 export { allowedEdits, editDistance } from './vocabulary.js';
 export type { Vocabulary } from './vocabulary.js';
 
-export { makeSnippet, prepareSnippetText } from './snippet.js';
-export type { Highlight, PreparedText, Snippet, SnippetOptions } from './snippet.js';
+export { makeSnippet, prepareSnippetText, quoteSnippet } from './snippet.js';
+export type { Highlight, PreparedText, Snippet, SnippetOptions, TermNumbers } from './snippet.js';
 export { stemEnglish } from './stemmer.js';
 export { SEARCH_ENGINE_VERSION } from './version.js';

@@ -10,6 +10,8 @@ import type { QueryWord } from './query-terms.js';
 
 export interface SearchResult {
   key: string;
+  /** The document's number: its place in key order (`index.core.keys[doc]` is `key`). */
+  doc: number;
   /** Rounded to 6 decimals. */
   score: number;
   /** The query's index terms (stemmed) found in this document, in query order. */
@@ -55,5 +57,5 @@ function matchedTerms(core: IndexCore, words: QueryWord[], d: number): string[] 
 
 /** Document d's result. Reads scratch.present, so it runs before the search clears it. */
 export function searchResult(core: IndexCore, words: QueryWord[], d: number, score: number): SearchResult {
-  return { key: core.keys[d] as string, score, matchedTerms: matchedTerms(core, words, d) };
+  return { key: core.keys[d] as string, doc: d, score, matchedTerms: matchedTerms(core, words, d) };
 }

@@ -2,6 +2,11 @@
  * Snippets: the part of a document's plain text around the densest cluster of query terms, cut on
  * word boundaries, with the character ranges of the matched words so a UI can highlight them.
  * Pure and deterministic.
+ *
+ * A service that quotes the same texts again and again prepares each once (`prepareSnippetText`):
+ * its words become numbers in the index's term dictionary and two offsets each, ~12 bytes a word,
+ * so every passage of a large site can stay prepared. A snippet is then one pass over those
+ * numbers (`quoteSnippet`), with no analysis and no string compared.
  */
 
 import { analyzeQuery, analyzeTokens } from './analyzer.js';
@@ -28,32 +33,38 @@ export interface Snippet {
   matchedWords: string[];
 }
 
-/**
- * A text analysed once for snippets: its collapsed form and every term with its range there. A
- * caller that makes many snippets of the same text (a search service quoting its passages) keeps
- * these instead of analysing the text for every answer.
- */
+/** Term → its number (an index's term dictionary): what a prepared text's words are numbered by. */
+export type TermNumbers = ReadonlyMap<string, number>;
+
+/** A text analysed once for snippets: its collapsed form and each word's term number and range. */
 export interface PreparedText {
+  /** The text with runs of white space collapsed to one space, trimmed (the text itself when it was so). */
   readonly clean: string;
-  readonly terms: readonly string[];
-  /** UTF-16 offsets into `clean` of each term's word, end exclusive. */
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
+  /**
+   * Three numbers per word of `clean`, in order: its term's number in the dictionary it was
+   * prepared with plus one (0: not in it), and its UTF-16 start and end (exclusive) in `clean`.
+   * One array, 16-bit when every number fits (6 bytes a word; a large site's every passage stays
+   * prepared in a few MB).
+   */
+  readonly words: Uint16Array | Uint32Array;
 }
 
-export function prepareSnippetText(text: string): PreparedText {
-  const clean = collapse(text);
+export function prepareSnippetText(text: string, dictionary: TermNumbers): PreparedText {
+  const collapsed = collapse(text);
+  // Kept once when the text needed no collapsing (its passage already holds it).
+  const clean = collapsed === text ? text : collapsed;
   const tokens = analyzeTokens(clean);
-  const terms = new Array<string>(tokens.length);
-  const starts = new Uint32Array(tokens.length);
-  const ends = new Uint32Array(tokens.length);
+  const ids = tokens.map((t) => (dictionary.get(t.term) ?? -1) + 1);
+  let largest = clean.length;
+  for (const id of ids) if (id > largest) largest = id;
+  const words = largest <= 0xffff ? new Uint16Array(tokens.length * 3) : new Uint32Array(tokens.length * 3);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    terms[i] = t.term;
-    starts[i] = t.start;
-    ends[i] = t.end;
+    words[3 * i] = ids[i]!;
+    words[3 * i + 1] = t.start;
+    words[3 * i + 2] = t.end;
   }
-  return { clean, terms, starts, ends };
+  return { clean, words };
 }
 
 const ELLIPSIS = '…';
@@ -64,17 +75,6 @@ function collapse(text: string): string {
   return text.replace(WS_RE, ' ').trim();
 }
 
-function termSet(query: string | readonly string[], keepQuestionWords: boolean): Set<string> {
-  if (typeof query === 'string') return new Set(analyzeQuery(query, !keepQuestionWords).map((q) => q.term));
-  return new Set(query);
-}
-
-interface Hit {
-  start: number;
-  end: number;
-  term: string;
-}
-
 /**
  * Make a snippet of `text` for a query. `query` is the query text, or index terms (e.g. a search
  * result's `matchedTerms`) to highlight exactly those.
@@ -82,37 +82,61 @@ interface Hit {
  * The window (at most maxLength characters) is the one covering the most distinct query terms,
  * then the most matched words, then the tightest, then the earliest. It is widened to word boundaries inside the
  * length budget and centred on its matches; "…" marks a cut at either end. With no match the
- * snippet is the start of the text. `text` may be given prepared (`prepareSnippetText`): the
- * snippet is the same.
+ * snippet is the start of the text.
  */
 export function makeSnippet(
-  text: string | PreparedText,
+  text: string,
   query: string | readonly string[],
   options: SnippetOptions = {},
 ): Snippet {
-  const maxLength = Math.max(40, Math.floor(options.maxLength ?? 240));
-  const prepared = typeof text === 'string' ? prepareSnippetText(text) : text;
-  const { clean, terms, starts, ends } = prepared;
-  const wanted = termSet(query, options.keepQuestionWords ?? false);
+  const terms =
+    typeof query === 'string'
+      ? analyzeQuery(query, !(options.keepQuestionWords ?? false)).map((q) => q.term)
+      : query;
+  // Only the query's terms need numbers: every other word is −1.
+  const dictionary = new Map<string, number>();
+  for (const term of terms) if (!dictionary.has(term)) dictionary.set(term, dictionary.size);
+  return quoteSnippet(prepareSnippetText(text, dictionary), [...dictionary.values()], options);
+}
 
-  const hits: Hit[] = [];
-  if (wanted.size > 0) {
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
-      if (!wanted.has(term)) continue;
-      const start = starts[i]!;
-      const end = ends[i]!;
-      const prev = hits[hits.length - 1];
+/**
+ * `makeSnippet` of a prepared text, for the terms with these numbers (in the dictionary the text
+ * was prepared with). The same snippet as `makeSnippet` of the text and those terms.
+ */
+export function quoteSnippet(
+  prepared: PreparedText,
+  wanted: readonly number[],
+  options: SnippetOptions = {},
+): Snippet {
+  const maxLength = Math.max(40, Math.floor(options.maxLength ?? 240));
+  const { clean, words } = prepared;
+
+  // The matched words: their ranges and which wanted term each is (its place in `wanted`).
+  const hitStart: number[] = [];
+  const hitEnd: number[] = [];
+  const hitTerm: number[] = [];
+  if (wanted.length > 0) {
+    for (let i = 0; i < words.length; i += 3) {
+      const id = words[i]!;
+      if (id === 0) continue;
+      const which = wanted.indexOf(id - 1);
+      if (which < 0) continue;
+      const start = words[i + 1]!;
+      const end = words[i + 2]!;
+      const last = hitStart.length - 1;
       // A compound's joined form spans its parts: keep one highlight per surface range.
-      if (prev && start < prev.end) {
-        if (end > prev.end) prev.end = end;
+      if (last >= 0 && start < hitEnd[last]!) {
+        if (end > hitEnd[last]!) hitEnd[last] = end;
         continue;
       }
-      hits.push({ start, end, term });
+      hitStart.push(start);
+      hitEnd.push(end);
+      hitTerm.push(which);
     }
   }
+  const hitCount = hitStart.length;
 
-  if (clean.length <= maxLength) return finish(clean, 0, clean.length, hits);
+  if (clean.length <= maxLength) return finish(clean, 0, clean.length, hitStart, hitEnd);
 
   // Budget for the window itself, leaving room for an ellipsis at both ends.
   const budget = maxLength - 2;
@@ -121,21 +145,18 @@ export function makeSnippet(
   let bestDistinct = 0;
   let bestCount = 0;
   let bestSpan = Infinity;
-  const counts = new Map<string, number>();
+  const counts = new Int32Array(wanted.length);
+  let distinct = 0;
   let lo = 0;
-  for (let hi = 0; hi < hits.length; hi++) {
-    const h = hits[hi] as Hit;
-    counts.set(h.term, (counts.get(h.term) ?? 0) + 1);
-    while (h.end - (hits[lo] as Hit).start > budget) {
-      const l = hits[lo] as Hit;
-      const n = (counts.get(l.term) as number) - 1;
-      if (n === 0) counts.delete(l.term);
-      else counts.set(l.term, n);
+  for (let hi = 0; hi < hitCount; hi++) {
+    if (counts[hitTerm[hi]!]!++ === 0) distinct++;
+    const end = hitEnd[hi]!;
+    while (end - hitStart[lo]! > budget) {
+      if (--counts[hitTerm[lo]!]! === 0) distinct--;
       lo++;
     }
-    const distinct = counts.size;
     const count = hi - lo + 1;
-    const span = h.end - (hits[lo] as Hit).start;
+    const span = end - hitStart[lo]!;
     if (
       distinct > bestDistinct ||
       (distinct === bestDistinct && (count > bestCount || (count === bestCount && span < bestSpan)))
@@ -157,8 +178,8 @@ export function makeSnippet(
     start = 0;
     end = budget;
   } else {
-    firstHit = (hits[bestFrom] as Hit).start;
-    lastHit = (hits[bestTo] as Hit).end;
+    firstHit = hitStart[bestFrom]!;
+    lastHit = hitEnd[bestTo]!;
     const spare = budget - (lastHit - firstHit);
     // Some context before the first match, the rest after the last.
     start = Math.max(0, firstHit - Math.min(Math.floor(spare / 3), 60));
@@ -176,7 +197,7 @@ export function makeSnippet(
     // A single word longer than the budget is cut where it must be.
     if (cut > start) end = cut;
   }
-  return finish(clean, start, end, hits);
+  return finish(clean, start, end, hitStart, hitEnd);
 }
 
 const TRAILING_CUT = /[\s,;:]/u;
@@ -188,7 +209,13 @@ function trimEndPunctuation(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-function finish(clean: string, start: number, end: number, hits: Hit[]): Snippet {
+function finish(
+  clean: string,
+  start: number,
+  end: number,
+  hitStart: readonly number[],
+  hitEnd: readonly number[],
+): Snippet {
   let body = clean.slice(start, end);
   // Trim trailing punctuation before an ellipsis so it reads "word…" not "word,…".
   if (end < clean.length) body = trimEndPunctuation(body);
@@ -197,17 +224,16 @@ function finish(clean: string, start: number, end: number, hits: Hit[]): Snippet
   const text = prefix + body + suffix;
   const highlights: Highlight[] = [];
   const matchedWords: string[] = [];
-  const seen = new Set<string>();
-  for (const h of hits) {
-    if (h.start < start || h.end > start + body.length) continue;
-    const s = h.start - start + prefix.length;
-    const e = h.end - start + prefix.length;
+  const bodyEnd = start + body.length;
+  for (let i = 0; i < hitStart.length; i++) {
+    const hs = hitStart[i]!;
+    const he = hitEnd[i]!;
+    if (hs < start || he > bodyEnd) continue;
+    const s = hs - start + prefix.length;
+    const e = he - start + prefix.length;
     highlights.push({ start: s, end: e });
     const word = text.slice(s, e);
-    if (!seen.has(word)) {
-      seen.add(word);
-      matchedWords.push(word);
-    }
+    if (!matchedWords.includes(word)) matchedWords.push(word);
   }
   return { text, highlights, matchedWords };
 }

@@ -217,7 +217,7 @@ describe('loadSite: URLs and pages', () => {
         pageUrl: '/guide',
         anchor: 'install',
         headingPath: ['Guide', 'Setup', 'Install'],
-        text: 'Run npm install.\nDetail\nFine print.',
+        text: 'Run npm install. Detail Fine print.',
       },
       {
         key: '/guide#setup-2',

@@ -352,6 +352,8 @@ export function referencePlan(
 
 export interface ReferenceResult {
   key: string;
+  /** Its place in key order. */
+  doc: number;
   score: number;
   matchedTerms: string[];
 }
@@ -512,7 +514,12 @@ export function referenceSearch(
   return best
     .sort(byScoreThenKey(finalScore, docs))
     .slice(offset, wanted)
-    .map((d) => ({ key: docs[d]!.key, score: finalScore[d]!, matchedTerms: matchedTerms(docs[d]!, words) }));
+    .map((d) => ({
+      key: docs[d]!.key,
+      doc: d,
+      score: finalScore[d]!,
+      matchedTerms: matchedTerms(docs[d]!, words),
+    }));
 }
 
 /**

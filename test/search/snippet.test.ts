@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { analyze, makeSnippet, prepareSnippetText } from '../../src/search/index.js';
+import {
+  analyze,
+  analyzeQuery,
+  makeSnippet,
+  prepareSnippetText,
+  quoteSnippet,
+} from '../../src/search/index.js';
 
 const LONG =
   'Our platform is hosted in several regions. Customers choose where their workspace lives when it ' +
@@ -114,17 +120,46 @@ describe('makeSnippet', () => {
         ),
         (textWords, queries) => {
           const text = textWords.join(' ');
-          const prepared = prepareSnippetText(text);
+          // An index's dictionary: every term of the text and of the vocabulary the queries use.
+          const dictionary = new Map<string, number>();
+          for (const term of analyze([text, ...words, 'email usa strasse'].join(' ')))
+            if (!dictionary.has(term)) dictionary.set(term, dictionary.size);
+          const prepared = prepareSnippetText(text, dictionary);
           for (const [queryWords, maxLength] of queries) {
             const query = queryWords.join(' ');
-            expect(makeSnippet(prepared, query, { maxLength })).toEqual(
+            const wanted = analyzeQuery(query).map((q) => dictionary.get(q.term) as number);
+            expect(quoteSnippet(prepared, [...new Set(wanted)], { maxLength })).toEqual(
               makeSnippet(text, query, { maxLength }),
             );
           }
-          expect(prepared).toEqual(prepareSnippetText(text));
+          expect(prepared).toEqual(prepareSnippetText(text, dictionary));
         },
       ),
       { seed: 20261121, numRuns: 200 },
     );
+  });
+
+  it('keeps term numbers past 16 bits, and the same snippet', () => {
+    const dictionary = new Map([
+      ['encrypt', 70_000],
+      ['key', 3],
+    ]);
+    const prepared = prepareSnippetText(LONG, dictionary);
+    expect(prepared.words).toBeInstanceOf(Uint32Array);
+    expect(prepareSnippetText(LONG, new Map([['key', 3]])).words).toBeInstanceOf(Uint16Array);
+    expect(quoteSnippet(prepared, [70_000, 3], { maxLength: 80 })).toEqual(
+      makeSnippet(LONG, ['encrypt', 'key'], { maxLength: 80 }),
+    );
+  });
+
+  it('numbers the words of a prepared text by the dictionary, −1 for words it lacks', () => {
+    const dictionary = new Map([
+      ['data', 7],
+      ['region', 3],
+    ]);
+    const prepared = prepareSnippetText('Data  residency keeps data\nin its region.', dictionary);
+    expect(prepared.clean).toBe('Data residency keeps data in its region.');
+    // Term number + 1 (0: none), start, end.
+    expect([...prepared.words]).toEqual([8, 0, 4, 0, 5, 14, 0, 15, 20, 8, 21, 25, 0, 29, 32, 4, 33, 39]);
   });
 });
