@@ -89,6 +89,12 @@ export interface HttpBenchResult {
    */
   answerString: RatioSeries;
   answerBuffer: RatioSeries;
+  /**
+   * Bare node:http serialising the same answer (JSON.stringify of its parsed value) and sending it,
+   * per request: what turning an answer into bytes costs a never-asked question even when ranking,
+   * snippets and the app cost nothing — the ceiling for any design that builds such an answer.
+   */
+  answerSerialised: RatioSeries;
   /** The smallest route of the same app: its request pipeline without /ask's work. */
   healthz: RatioSeries;
   askPopular: RatioSeries & { queries: string[] };
@@ -553,6 +559,7 @@ export async function runHttpBench(
   const helloBefore = {
     answerString: [] as number[],
     answerBuffer: [] as number[],
+    answerSerialised: [] as number[],
     healthz: [] as number[],
     popular: [] as number[],
     distinct: [] as number[],
@@ -570,6 +577,7 @@ export async function runHttpBench(
   let loggedRequests = 0;
   const answerStringRuns: LoadRun[] = [];
   const answerBufferRuns: LoadRun[] = [];
+  const answerSerialisedRuns: LoadRun[] = [];
   const healthRuns: LoadRun[] = [];
   const popularRuns: LoadRun[] = [];
   const distinctRuns: LoadRun[] = [];
@@ -611,16 +619,16 @@ export async function runHttpBench(
     writeFileSync(answerFile, answer);
     const answerBase = await startBare(
       `const text = require('node:fs').readFileSync(process.env.ANSWER_FILE, 'utf8'); ` +
-        `const bytes = Buffer.from(text, 'utf8'); ` +
+        `const bytes = Buffer.from(text, 'utf8'); const value = JSON.parse(text); ` +
         `require('node:http').createServer((q, s) => { s.writeHead(200, {'content-type': 'application/json; charset=utf-8'}); ` +
-        `s.end(q.url === '/buffer' ? bytes : text); })${listen}`,
+        `s.end(q.url === '/buffer' ? bytes : q.url === '/serialise' ? JSON.stringify(value) : text); })${listen}`,
       answerPort,
       (body) => body === answer,
       { ANSWER_FILE: answerFile },
     );
     // Warm-up (JIT, connections, the popular answers into the cache).
     await measure('hello world warm-up', helloBase, ['/'], 2);
-    await measure('answer warm-up', answerBase, ['/', '/buffer'], 1);
+    await measure('answer warm-up', answerBase, ['/', '/buffer', '/serialise'], 1);
     await measure('/healthz warm-up', askBase, ['/healthz'], 1);
     await measure('/ask popular warm-up', askBase, popularPaths, 1);
     await measure('/ask distinct warm-up', askBase, warmUp.map(askPath), 2);
@@ -641,6 +649,7 @@ export async function runHttpBench(
     for (let r = 0; r < rounds; r++) {
       await paired('answerString', answerStringRuns, answerBase, ['/']);
       await paired('answerBuffer', answerBufferRuns, answerBase, ['/buffer']);
+      await paired('answerSerialised', answerSerialisedRuns, answerBase, ['/serialise']);
       await paired('healthz', healthRuns, askBase, ['/healthz']);
       await paired('popular', popularRuns, askBase, popularPaths);
       // Logging on vs off: the same load on the two servers, one right after the other.
@@ -712,6 +721,7 @@ export async function runHttpBench(
     helloWorld: series(hellos),
     answerString: ratioSeries(answerStringRuns, reference('answerString'), 1),
     answerBuffer: ratioSeries(answerBufferRuns, reference('answerBuffer'), 1),
+    answerSerialised: ratioSeries(answerSerialisedRuns, reference('answerSerialised'), 1),
     healthz: ratioSeries(healthRuns, reference('healthz'), 1),
     askPopular: { ...popular, queries: POPULAR_QUERIES },
     askDistinct: {

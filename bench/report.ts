@@ -370,6 +370,12 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       note: `string / Buffer: the answer's bytes and encoding alone, no app (${thousands(http.answerString.rps)} / ${thousands(http.answerBuffer.rps)} req/s)`,
     });
     rows.push({
+      target: 'node:http serialising one /ask answer per request ÷ hello world',
+      measured: http.answerSerialised.ratio.toFixed(3),
+      pass: null,
+      note: `JSON.stringify + send, no app, no ranking: the ceiling for a never-asked answer of this size (${thousands(http.answerSerialised.rps)} req/s)`,
+    });
+    rows.push({
       target: 'GET /healthz ÷ hello world (app floor)',
       measured: http.healthz.ratio.toFixed(3),
       pass: null,

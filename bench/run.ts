@@ -556,6 +556,12 @@ async function main(): Promise<void> {
         ['hello world (node:http)', h.helloWorld, '', 1],
         ['node:http, /ask answer bytes as string', h.answerString, ratioText(h.answerString), 1],
         ['node:http, /ask answer bytes as Buffer', h.answerBuffer, ratioText(h.answerBuffer), 1],
+        [
+          'node:http, /ask answer serialised per request',
+          h.answerSerialised,
+          ratioText(h.answerSerialised),
+          1,
+        ],
         ['GET /healthz (frontdoor)', h.healthz, ratioText(h.healthz), 1],
         ['GET /ask, popular (cached)', h.askPopular, ratioText(h.askPopular), h.askPopular.distinctQueries],
         [
