@@ -40,10 +40,25 @@ export function buildVocabulary(wordTerm: ReadonlyMap<string, number>): Vocabula
   return { words, term, mask };
 }
 
+/** Any UTF-16 unit from U+D800 up: where code unit order and code point order can disagree. */
+const HIGH_UNIT_RE = /[\ud800-\uffff]/;
+
 /** First index whose word is ≥ `word` in key order. */
 function lowerBound(words: readonly string[], word: string): number {
   let lo = 0;
   let hi = words.length;
+  if (!HIGH_UNIT_RE.test(word)) {
+    // For a word with no unit from U+D800 up, JavaScript's `<` (code units) orders it against any
+    // other string as key order (code points) does: at their first difference its unit is below
+    // U+D800, where the two orders agree. `<` is native; the key comparison was most of a query
+    // plan's vocabulary look-ups.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((words[mid] as string) < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (compareKeys(words[mid] as string, word) < 0) lo = mid + 1;
