@@ -7,37 +7,12 @@
  */
 
 import type { Worker } from 'node:worker_threads';
-import { UNREADABLE, type ContentFiles, type LoadOptions } from './loader.js';
 import { startModuleWorker } from './parallel.js';
 import type { SourceFile } from './page.js';
+import type { ContentFiles } from './read.js';
+import { fromWire, type ContentSummary, type ReadJob, type ReadMessage } from './read-wire.js';
 
-/** A read folder without its files' text: enough to key a snapshot and to reload from it. */
-export type ContentSummary = Omit<ContentFiles, 'files'>;
-
-/** What the read worker is given. */
-export interface ReadJob {
-  contentDir: string;
-  options: Pick<LoadOptions, 'reservedAnchors'>;
-}
-
-/** What it posts: the summary, then (when asked with 'files') the files; or why it failed. */
-export type ReadMessage =
-  | { kind: 'summary'; summary: WireSummary }
-  | { kind: 'files'; files: SourceFile[] }
-  | { kind: 'failed'; message: string };
-
-/** The summary as posted: UNREADABLE, a symbol, cannot be cloned across threads. */
-export type WireSummary = Omit<ContentSummary, 'siteInfoText'> & { siteInfoText: string | null | { unreadable: true } };
-
-export const toWire = (summary: ContentSummary): WireSummary => ({
-  ...summary,
-  siteInfoText: summary.siteInfoText === UNREADABLE ? { unreadable: true } : summary.siteInfoText,
-});
-
-const fromWire = (summary: WireSummary): ContentSummary => ({
-  ...summary,
-  siteInfoText: typeof summary.siteInfoText === 'object' && summary.siteInfoText !== null ? UNREADABLE : summary.siteInfoText,
-});
+export type { ContentSummary } from './read-wire.js';
 
 export interface ContentReading {
   /** The folder's hash, paths and problems, as soon as it has been read. */

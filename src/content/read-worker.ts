@@ -4,8 +4,8 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { readContent } from './loader.js';
-import { toWire, type ReadJob, type ReadMessage } from './read-in-worker.js';
+import { readContent } from './read.js';
+import { toWire, type ReadJob, type ReadMessage } from './read-wire.js';
 
 const post = (message: ReadMessage) => parentPort!.postMessage(message);
 const job = workerData as ReadJob;

@@ -50,6 +50,17 @@ describe('the built server (scripts/bundle.mjs)', () => {
     }
   });
 
+  it('keeps the content-reading worker to the reading code (it starts beside a warm start)', () => {
+    const reader = readFileSync(join(dist, 'content', 'read-worker.js'), 'utf8');
+    expect(reader).toMatch(/function readContent\(/);
+    // esbuild marks each bundled file with its path: no YAML parser, no page building.
+    expect(reader).not.toMatch(/\/\/ node_modules\/yaml\//);
+    expect(reader).not.toMatch(/\/\/ src\/content\/(page|parallel|markdown|front-matter)\.ts/);
+    expect(readFileSync(join(dist, 'content', 'parse-worker.js'), 'utf8')).toMatch(
+      /\/\/ node_modules\/yaml\//,
+    );
+  });
+
   it('serves pages, assets, answers and forms, parses in workers and reloads through the generation worker', async () => {
     const files: Record<string, string> = { '_site.yaml': SITE_YAML, 'index.md': '# Home\n\nWelcome.\n' };
     for (let i = 0; i < pages; i++)
