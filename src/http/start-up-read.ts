@@ -6,6 +6,7 @@
  */
 
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { readContentInWorker, type ContentFiles, type ContentSummary } from '../content/index.js';
 import {
   readSnapshot,
@@ -32,7 +33,7 @@ export interface ReadBesideSnapshot<T> {
 }
 
 /**
- * Null when there is no snapshot worth overlapping (absent, under `minBytes`), or the worker failed: the
+ * Null when there is no snapshot worth overlapping (absent, under `minBytes`, one core), or the worker failed: the
  * caller then reads the folder itself. `keyOf` gives the snapshot key for a content hash, which
  * is its field `hashField`.
  */
@@ -44,6 +45,8 @@ export async function readBesideSnapshot<T>(
   minBytes = OVERLAP_MIN_SNAPSHOT_BYTES,
 ): Promise<ReadBesideSnapshot<T> | null> {
   const started = performance.now();
+  // On one core the two reads would only take turns.
+  if (availableParallelism() < 2) return null;
   try {
     if ((await stat(snapshotFile)).size < minBytes) return null;
   } catch {

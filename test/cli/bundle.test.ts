@@ -9,7 +9,7 @@ import { LIMITS_OFF } from '../support/limits.js';
 import { waitFor } from '../support/net.js';
 
 /**
- * What `npm run build` makes (scripts/bundle.mjs: the server and its two workers, each one ES
+ * What `npm run build` makes (scripts/bundle.mjs: the server and its three workers, each one ES
  * module) runs as the sources do. The other suites run the sources through tsx; this one builds a
  * bundle into a folder of its own inside the repository (so node_modules is found as from dist/)
  * and serves a site large enough for the parse workers, then reloads it through the generation
