@@ -1,6 +1,6 @@
-// Builds dist/: the server and its two worker modules, each bundled by esbuild into one ES module
+// Builds dist/: the server and its three worker modules, each bundled by esbuild into one ES module
 // at the place its source has under src/ (dist/cli/main.js, dist/content/parse-worker.js,
-// dist/http/generation-worker.js), with the libraries it loads at start-up inside.
+// dist/content/read-worker.js, dist/http/generation-worker.js), with the libraries it loads at start-up inside.
 //
 // Why a bundle: Node 20 loads an ES module graph file by file (resolve, read, compile, link).
 // The server's graph (its ~150 modules, plus TypeBox's, Fastify's, Ajv's and yaml's hundreds) took
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 export const ENTRY_POINTS = [
   'src/cli/main.ts',
   'src/content/parse-worker.ts',
+  'src/content/read-worker.ts',
   'src/http/generation-worker.ts',
 ];
 

@@ -18,6 +18,7 @@ export { htmlOf, markdownOf } from './markdown-twin.js';
 export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
 export { MIN_FILES_FOR_WORKERS, startModuleWorker } from './parallel.js';
+export { readContentInWorker, type ContentReading, type ContentSummary } from './read-in-worker.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { linkListAnchors } from './link-lists.js';

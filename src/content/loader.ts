@@ -7,34 +7,17 @@
  * the pages are sorted by URL, so the same folder always gives the same Site.
  */
 
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, type Dirent, type Stats } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename } from 'node:path';
 import type { LineProblem } from './front-matter.js';
 import { compareCodePoints } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import { buildPages, type FileBuild } from './parallel.js';
-import { defaultSiteInfo, readSiteInfo, SITE_INFO_FILE } from './site-info.js';
+import { readContent, sortProblems, SITE_INFO_FILE, UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
+import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
-import { decodeUtf8 } from './utf8.js';
 
-/**
- * Files read synchronously between two turns of the event loop. Reading thousands of small files
- * one promise (and thread-pool round trip) each took about twice as long as reading them in a
- * loop; in batches, a reload still leaves the server answering every few milliseconds.
- */
-const READ_BATCH = 200;
+export { CONTENT_MODEL_VERSION, readContent, UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
 
-/** Extensions that look like Markdown but are not loaded, so the author hears about them. */
-const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
-
-/**
- * Changes whenever the same files would load into a different Site (the loader, the Markdown
- * rendering or the Page model changed): part of the content hash, so a snapshot of an older
- * loader's output is not reused.
- */
-export const CONTENT_MODEL_VERSION = 4;
 
 export interface LoadedSite {
   site: Site;
@@ -51,12 +34,7 @@ export interface PreviousBuild {
   sourcePaths: readonly string[];
 }
 
-export interface LoadOptions {
-  /**
-   * Element ids the page layout itself uses (`main`, form ids, …). A heading whose slug would
-   * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
-   */
-  reservedAnchors?: readonly string[];
+export interface LoadOptions extends ReadOptions {
   /**
    * Worker threads that build pages (Markdown parsing) beside the main thread. Default: one per
    * core beyond the first for folders of more than a few hundred files, else none.
@@ -64,68 +42,8 @@ export interface LoadOptions {
   workers?: number;
 }
 
-/** A content folder read into memory, before any page is built. */
-export interface ContentFiles {
-  root: string;
-  /** False when the folder does not exist or is not a folder (a problem says so). */
-  exists: boolean;
-  files: SourceFile[];
-  /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
-  sourcePaths: string[];
-  /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
-  siteInfoText: string | null | typeof UNREADABLE;
-  /** Problems found while reading (unreadable files, misnamed files, …). */
-  problems: ContentProblem[];
-  /**
-   * SHA-256 (hex) of everything the Site is built from: each file's path and digest (its text and
-   * modification day), the site file, the read problems, the options and CONTENT_MODEL_VERSION.
-   * Same hash, same Site.
-   */
-  hash: string;
-}
-
 export async function loadSite(contentDir: string, options: LoadOptions = {}): Promise<LoadedSite> {
   return buildSite(await readContent(contentDir, options), options);
-}
-
-/** Lists and reads the folder (the I/O part of loading) and hashes what was read. */
-export async function readContent(contentDir: string, options: LoadOptions = {}): Promise<ContentFiles> {
-  const root = resolve(contentDir);
-  const problems: ContentProblem[] = [];
-  const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
-
-  let rootStats: Stats | null = null;
-  try {
-    rootStats = await stat(root);
-  } catch {
-    rootStats = null;
-  }
-  const exists = rootStats?.isDirectory() === true;
-  let sourcePaths: string[] = [];
-  let files: SourceFile[] = [];
-  let siteInfoText: string | null | typeof UNREADABLE = null;
-  if (exists) {
-    sourcePaths = await findSources(root, report);
-    [files, siteInfoText] = await Promise.all([readAll(root, sourcePaths, report), readSiteInfoFile(root, report)]);
-  } else
-    report('.', {
-      line: null,
-      message: `the content folder ${root} does not exist or is not a folder: set CONTENT_DIR to a folder of Markdown files`,
-      severity: 'error',
-    });
-  sortProblems(problems);
-
-  const hash = createHash('sha256');
-  const field = (value: string) => hash.update(`${value.length}:`).update(value);
-  field(JSON.stringify({ model: CONTENT_MODEL_VERSION, root, exists, reservedAnchors: options.reservedAnchors ?? [] }));
-  field(JSON.stringify(sourcePaths));
-  for (const file of files) {
-    field(file.sourcePath);
-    field(file.digest);
-  }
-  field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
-  field(JSON.stringify(problems));
-  return { root, exists, files, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
 }
 
 /** Builds the pages (in worker threads for a large folder) and the Site from what was read. */
@@ -213,118 +131,6 @@ function assembleSite(
   return { site: { info, pages, byUrl }, problems, files };
 }
 
-function sortProblems(problems: ContentProblem[]): void {
-  problems.sort(
-    (a, b) =>
-      compareCodePoints(a.file, b.file) ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      compareCodePoints(a.severity, b.severity) ||
-      compareCodePoints(a.message, b.message),
-  );
-}
-
-/** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
-async function findSources(root: string, report: (file: string, problem: LineProblem) => void): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (relativeDir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(join(root, relativeDir), { withFileTypes: true });
-    } catch (error) {
-      report(relativeDir || '.', {
-        line: null,
-        message: `the folder cannot be read (${errorCode(error)}); its pages are skipped`,
-        severity: 'error',
-      });
-      return;
-    }
-    entries.sort((a, b) => compareCodePoints(a.name, b.name));
-    const subfolders: string[] = [];
-    for (const entry of entries) {
-      // `_` and `.` mark files that are not pages (`_site.yaml`, drafts, editor and VCS files).
-      if (entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
-      const relativePath = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = await stat(join(root, relativePath));
-          isDirectory = target.isDirectory();
-          isFile = target.isFile();
-        } catch {
-          // A dangling link that looks like a page is reported when it cannot be read.
-          isFile = true;
-        }
-        if (isDirectory) {
-          report(relativePath, {
-            line: null,
-            message: 'a symbolic link to a folder is not followed (it could loop); copy or move the folder instead',
-            severity: 'warning',
-          });
-          continue;
-        }
-      }
-      if (isDirectory) subfolders.push(relativePath);
-      else if (isFile && entry.name.endsWith('.md')) found.push(relativePath);
-      else if (isFile && MISNAMED_MARKDOWN.test(entry.name))
-        report(relativePath, {
-          line: null,
-          message: `not loaded: only files ending in .md are pages; rename it to ${entry.name.replace(MISNAMED_MARKDOWN, '.md')}`,
-          severity: 'warning',
-        });
-    }
-    for (const folder of subfolders) await walk(folder);
-  };
-  await walk('');
-  return found.sort(compareCodePoints);
-}
-
-
-async function readAll(
-  root: string,
-  sources: string[],
-  report: (file: string, problem: LineProblem) => void,
-): Promise<SourceFile[]> {
-  const results: SourceFile[] = [];
-  for (let index = 0; index < sources.length; index++) {
-    // Between batches the event loop runs: a reload reads while the server keeps answering.
-    if (index > 0 && index % READ_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-    const sourcePath = sources[index]!;
-    let bytes: Buffer;
-    let modified: Date;
-    try {
-      const fd = openSync(join(root, sourcePath), 'r');
-      try {
-        modified = fstatSync(fd).mtime;
-        bytes = readFileSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      report(sourcePath, {
-        line: null,
-        message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
-        severity: 'error',
-      });
-      continue;
-    }
-    const decoded = decodeUtf8(bytes);
-    if ('invalidLine' in decoded) {
-      report(sourcePath, {
-        line: decoded.invalidLine,
-        message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
-        severity: 'error',
-      });
-      continue;
-    }
-    const text = decoded.text.replace(/^\uFEFF/, '');
-    const modifiedDay = modified.toISOString().slice(0, 10);
-    const digest = createHash('sha256').update(`${modifiedDay}\n`).update(text).digest('hex');
-    results.push({ sourcePath, text, modifiedDay, digest });
-  }
-  return results;
-}
-
 /**
  * URLs are compared after NFC normalisation, so two files can claim one URL (the same name saved
  * in NFC and NFD). The first in path order keeps it. URLs that differ only by letter case or by a
@@ -361,34 +167,3 @@ function dropDuplicateUrls(pages: Page[], report: (file: string, problem: LinePr
   return kept.sort((a, b) => compareCodePoints(a.url, b.url));
 }
 
-export const UNREADABLE = Symbol('unreadable');
-
-/** The text of `_site.yaml`, null when there is none, UNREADABLE when it exists but cannot be used. */
-async function readSiteInfoFile(
-  root: string,
-  report: (file: string, problem: LineProblem) => void,
-): Promise<string | null | typeof UNREADABLE> {
-  try {
-    const decoded = decodeUtf8(await readFile(join(root, SITE_INFO_FILE)));
-    if ('text' in decoded) return decoded.text;
-    report(SITE_INFO_FILE, {
-      line: decoded.invalidLine,
-      message: 'the file is not valid UTF-8 text; save it as UTF-8. Defaults are used',
-      severity: 'error',
-    });
-    return UNREADABLE;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
-    report(SITE_INFO_FILE, {
-      line: null,
-      message: `the file cannot be read (${errorCode(error)}); defaults are used`,
-      severity: 'error',
-    });
-    return UNREADABLE;
-  }
-}
-
-function errorCode(error: unknown): string {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
-  return error instanceof Error ? error.message : String(error);
-}

@@ -7,8 +7,9 @@ import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { LineProblem } from './front-matter.js';
 import { collapseWhitespace } from './markdown.js';
 import type { SiteInfo } from './types.js';
+import { SITE_INFO_FILE } from './read.js';
 
-export const SITE_INFO_FILE = '_site.yaml';
+export { SITE_INFO_FILE };
 
 /** What the defaults are derived from when `_site.yaml` does not say. */
 export interface SiteInfoFallback {

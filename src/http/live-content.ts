@@ -11,6 +11,7 @@ import {
   startModuleWorker,
   type ContentFiles,
   type ContentProblem,
+  type ContentSummary,
   type FileBuild,
   type Page,
   type PreviousBuild,
@@ -19,7 +20,8 @@ import {
 } from '../content/index.js';
 import { createAskService, type AskService, type CopyGroups, type StreamRegistry } from '../nlweb/index.js';
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
-import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
+import { readSnapshot, writeSnapshot, type SnapshotKey, type SnapshotRead } from '../snapshot/index.js';
+import { readBesideSnapshot } from './start-up-read.js';
 
 /** A site and the ask service built from it: what a content reload replaces, as one. */
 export interface ContentGeneration {
@@ -122,6 +124,11 @@ export interface LoadContentOptions {
    * stays out of its heap). Default: for folders of MIN_FILES_FOR_WORKERS files or more.
    */
   buildInWorker?: boolean;
+  /**
+   * The first load (no `previous`, no `unlessHash`) reads CONTENT_DIR in a worker while it reads a
+   * snapshot of at least this many bytes (default OVERLAP_MIN_SNAPSHOT_BYTES, see start-up-read.ts).
+   */
+  readBesideSnapshotFrom?: number;
 }
 
 /**
@@ -149,34 +156,49 @@ export async function loadContent(
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
   const started = performance.now();
-  const files = await readContent(config.contentDir);
-  if (options.unlessHash === files.hash) return null;
-  const readMs = performance.now() - started;
   const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
-  const key = contentSnapshotKey(files.hash);
+  // The first load reads the folder in a worker while this thread reads a large snapshot.
+  const beside =
+    options.previous === undefined && options.unlessHash === undefined
+      ? await readBesideSnapshot<ContentSnapshot>(
+          config.contentDir,
+          snapshotFile,
+          contentSnapshotKey,
+          'contentHash',
+          options.readBesideSnapshotFrom,
+        )
+      : null;
+  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir);
+  const read: ContentSummary = files ?? beside!.summary;
+  if (options.unlessHash === read.hash) return null;
+  const readMs = beside ? beside.readMs : performance.now() - started;
+  const key = contentSnapshotKey(read.hash);
   const serviceOptions = { streams: options.streams };
 
-  const stored = files.exists
-    ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
-    : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
+  const stored: SnapshotRead<ContentSnapshot> = beside
+    ? beside.stored
+    : read.exists
+      ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
+      : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
   if (stored.ok) {
     const { info, pages, problems, index, copies } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
-    const build = { site, files: shareStrings(stored.value.files, site), sourcePaths: files.sourcePaths };
+    const build = { site, files: shareStrings(stored.value.files, site), sourcePaths: read.sourcePaths };
     const restored = performance.now();
     const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index, copies });
     const done = performance.now();
     return {
       generation: { site, ask },
       problems,
-      contentHash: files.hash,
+      contentHash: read.hash,
       source: 'snapshot',
       snapshotRejected: null,
       filesParsed: 0,
       build,
       timings: {
         readMs,
-        buildMs: restored - started - readMs,
+        // Read beside the folder, the two overlap: readMs + buildMs then exceeds totalMs.
+        buildMs: beside ? beside.snapshotMs : restored - started - readMs,
         indexMs: done - restored,
         totalMs: done - started,
       },
@@ -188,6 +210,7 @@ export async function loadContent(
       { snapshot: snapshotFile, reason: stored.reason },
       `content snapshot not used: ${stored.detail}`,
     );
+  files ??= await beside!.files();
 
   const useWorker = options.buildInWorker ?? files.files.length >= MIN_FILES_FOR_WORKERS;
   const snapshotTarget = files.exists ? snapshotFile : null;

@@ -1,3 +1,3 @@
 /** Derived data kept on disk between runs, checked before use (see snapshot.ts). */
-export { readSnapshot, SNAPSHOT_FORMAT, writeSnapshot } from './snapshot.js';
-export type { SnapshotKey, SnapshotRead } from './snapshot.js';
+export { readSnapshot, SNAPSHOT_FORMAT, snapshotKeyDifference, writeSnapshot } from './snapshot.js';
+export type { ReadSnapshotOptions, SnapshotKey, SnapshotRead } from './snapshot.js';

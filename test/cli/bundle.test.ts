@@ -9,7 +9,7 @@ import { LIMITS_OFF } from '../support/limits.js';
 import { waitFor } from '../support/net.js';
 
 /**
- * What `npm run build` makes (scripts/bundle.mjs: the server and its two workers, each one ES
+ * What `npm run build` makes (scripts/bundle.mjs: the server and its three workers, each one ES
  * module) runs as the sources do. The other suites run the sources through tsx; this one builds a
  * bundle into a folder of its own inside the repository (so node_modules is found as from dist/)
  * and serves a site large enough for the parse workers, then reloads it through the generation
@@ -48,6 +48,17 @@ describe('the built server (scripts/bundle.mjs)', () => {
           new RegExp(`^import [^;]*from ["']${name}["']`, 'm'),
         );
     }
+  });
+
+  it('keeps the content-reading worker to the reading code (it starts beside a warm start)', () => {
+    const reader = readFileSync(join(dist, 'content', 'read-worker.js'), 'utf8');
+    expect(reader).toMatch(/function readContent\(/);
+    // esbuild marks each bundled file with its path: no YAML parser, no page building.
+    expect(reader).not.toMatch(/\/\/ node_modules\/yaml\//);
+    expect(reader).not.toMatch(/\/\/ src\/content\/(page|parallel|markdown|front-matter)\.ts/);
+    expect(readFileSync(join(dist, 'content', 'parse-worker.js'), 'utf8')).toMatch(
+      /\/\/ node_modules\/yaml\//,
+    );
   });
 
   it('serves pages, assets, answers and forms, parses in workers and reloads through the generation worker', async () => {

@@ -1,7 +1,15 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { htmlOf, loadSite, markdownOf, renderMarkdown, type ContentProblem } from '../../src/content/index.js';
+import {
+  htmlOf,
+  loadSite,
+  markdownOf,
+  readContent,
+  renderMarkdown,
+  type ContentProblem,
+} from '../../src/content/index.js';
 import { contentFolder, SITE_YAML } from '../support/files.js';
 
 const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
@@ -263,6 +271,25 @@ describe('loadSite: URLs and pages', () => {
     expect(htmlOf(site.byUrl.get('/docs/')!)).toContain('<a href="/docs/setup#install">setup</a>');
     expect(located(problems)).toEqual([
       'docs/index.md:5: warning: the link to docs/missing.md leads nowhere: there is no such page in the content folder',
+    ]);
+  });
+});
+
+describe('readContent: text and digests', () => {
+  it('drops a byte order mark, and digests the text with the modification day, empty files too', async () => {
+    const root = contentFolder({
+      'bom.md': '\uFEFF# With a mark\n\nText é.\n',
+      'plain.md': '# With a mark\n\nText é.\n',
+      'empty.md': '',
+    });
+    for (const name of ['bom.md', 'plain.md', 'empty.md'])
+      utimesSync(join(root, name), new Date('2026-03-04T05:06:07Z'), new Date('2026-03-04T05:06:07Z'));
+    const content = await readContent(root);
+    const digest = (text: string) => createHash('sha256').update(`2026-03-04\n${text}`).digest('hex');
+    expect(content.files.map(({ sourcePath, text, digest }) => ({ sourcePath, text, digest }))).toEqual([
+      { sourcePath: 'bom.md', text: '# With a mark\n\nText é.\n', digest: digest('# With a mark\n\nText é.\n') },
+      { sourcePath: 'empty.md', text: '', digest: digest('') },
+      { sourcePath: 'plain.md', text: '# With a mark\n\nText é.\n', digest: digest('# With a mark\n\nText é.\n') },
     ]);
   });
 });

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
+import { splitByLength } from '../../src/content/parallel.js';
+import type { SourceFile } from '../../src/content/page.js';
 import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
@@ -34,5 +36,30 @@ describe('building pages in worker threads', () => {
     expect(here.problems.some((p) => p.file === 'index.md' && p.message.includes('missing.md'))).toBe(true);
     expect(oneWorker).toEqual(here);
     expect(threeWorkers).toEqual(here);
+  });
+});
+
+describe('splitting files into shares', () => {
+  const file = (name: string, length: number): SourceFile => ({
+    sourcePath: name,
+    text: 'x'.repeat(length),
+    modifiedDay: '2026-01-01',
+    digest: name,
+  });
+  const names = (shares: SourceFile[][]) => shares.map((share) => share.map((f) => f.sourcePath));
+
+  it('gives contiguous shares in file order, with text lengths in proportion to the weights', () => {
+    const tenFiles = Array.from({ length: 10 }, (_, i) => file(`f${i}`, 800));
+    const shares = splitByLength(tenFiles, [1.5, 1]);
+    expect(shares.map((share) => share.length)).toEqual([6, 4]);
+    expect(shares.flat()).toEqual(tenFiles);
+    expect(splitByLength(tenFiles, [1, 1]).map((share) => share.length)).toEqual([5, 5]);
+    expect(splitByLength(tenFiles, [1.5, 1, 1]).map((share) => share.length)).toEqual([5, 3, 2]);
+  });
+
+  it('weighs long files by their length, and leaves shares empty when files run out', () => {
+    const long = [file('big', 9000), file('a', 800), file('b', 800)];
+    expect(names(splitByLength(long, [1, 1]))).toEqual([['big'], ['a', 'b']]);
+    expect(names(splitByLength([file('only', 10)], [1.5, 1, 1]))).toEqual([['only'], [], []]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
+import { readSnapshot, snapshotKeyDifference, writeSnapshot } from '../../src/snapshot/index.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -96,5 +96,43 @@ describe('snapshot files', () => {
     });
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(join(file, '..'))).toEqual(['snap.bin']);
+  });
+
+  it('leaves deferred key fields to the caller, with the key it was written with', async () => {
+    const file = snapshotFile();
+    await writeSnapshot(file, KEY, value());
+    const read = await readSnapshot(file, { ...KEY, contentHash: '' }, { deferredFields: ['contentHash'] });
+    expect(read).toMatchObject({ ok: true, key: KEY });
+    if (!read.ok) return;
+    expect(snapshotKeyDifference(read.key, KEY)).toBeNull();
+    expect(snapshotKeyDifference(read.key, { ...KEY, contentHash: 'abd' })).toBe(
+      'contentHash was "abc", now "abd"',
+    );
+    // The other fields are still compared, and a damaged file is still refused.
+    expect(
+      await readSnapshot(
+        file,
+        { ...KEY, contentHash: '', searchEngineVersion: 4 },
+        { deferredFields: ['contentHash'] },
+      ),
+    ).toEqual({ ok: false, reason: 'stale', detail: 'searchEngineVersion was 3, now 4' });
+    truncateSync(file, readFileSync(file).length - 1);
+    expect(await readSnapshot(file, KEY, { deferredFields: ['contentHash'] })).toMatchObject({
+      reason: 'corrupt',
+    });
+  });
+
+  it('reads a large payload back more than once (its buffer is freed after reading)', async () => {
+    const file = snapshotFile();
+    const big = { text: 'x'.repeat(3_000_000), numbers: new Float64Array(100_000).fill(0.5) };
+    await writeSnapshot(file, KEY, big);
+    for (let i = 0; i < 2; i++) {
+      const read = await readSnapshot<typeof big>(file, KEY);
+      expect(read.ok && read.value).toEqual(big);
+    }
+    // A small payload sits in Node's shared buffer pool, which must stay usable.
+    await writeSnapshot(file, KEY, { small: 1 });
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: true, value: { small: 1 } });
+    expect(Buffer.from('still usable').toString()).toBe('still usable');
   });
 });

@@ -1,0 +1,33 @@
+/** What crosses to and from the content-reading worker (read-in-worker.ts, read-worker.ts). */
+
+import type { SourceFile } from './page.js';
+import { UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
+
+/** A read folder without its files' text: enough to key a snapshot and to reload from it. */
+export type ContentSummary = Omit<ContentFiles, 'files'>;
+
+/** What the read worker is given. */
+export interface ReadJob {
+  contentDir: string;
+  options: ReadOptions;
+}
+
+/** What it posts: the summary, then (when asked with 'files') the files; or why it failed. */
+export type ReadMessage =
+  | { kind: 'summary'; summary: WireSummary }
+  | { kind: 'files'; files: SourceFile[] }
+  | { kind: 'failed'; message: string };
+
+/** The summary as posted: UNREADABLE, a symbol, cannot be cloned across threads. */
+export type WireSummary = Omit<ContentSummary, 'siteInfoText'> & { siteInfoText: string | null | { unreadable: true } };
+
+export const toWire = (summary: ContentSummary): WireSummary => ({
+  ...summary,
+  siteInfoText: summary.siteInfoText === UNREADABLE ? { unreadable: true } : summary.siteInfoText,
+});
+
+export const fromWire = (summary: WireSummary): ContentSummary => ({
+  ...summary,
+  siteInfoText: typeof summary.siteInfoText === 'object' && summary.siteInfoText !== null ? UNREADABLE : summary.siteInfoText,
+});
+

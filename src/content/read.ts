@@ -1,0 +1,270 @@
+/**
+ * Reading a content folder: listing its Markdown files, reading them and `_site.yaml`, and hashing
+ * what was read (the I/O part of loading). Apart from page building, so that the content-reading
+ * worker (read-worker.ts) loads this alone, without markdown-it's and YAML's callers.
+ *
+ * Determinism: files are found, read and reported in code point order of their paths.
+ */
+
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, type Dirent, type Stats } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { LineProblem } from './front-matter.js';
+import { compareCodePoints } from '../unicode/index.js';
+import type { SourceFile } from './page.js';
+import type { ContentProblem } from './types.js';
+import { decodeUtf8 } from './utf8.js';
+
+/** The site's own settings, beside the pages (read by site-info.ts). */
+export const SITE_INFO_FILE = '_site.yaml';
+
+export interface ReadOptions {
+  /**
+   * Element ids the page layout itself uses (`main`, form ids, …). A heading whose slug would
+   * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
+   */
+  reservedAnchors?: readonly string[];
+}
+
+/**
+ * Files read synchronously between two turns of the event loop. Reading thousands of small files
+ * one promise (and thread-pool round trip) each took about twice as long as reading them in a
+ * loop; in batches, a reload still leaves the server answering every few milliseconds.
+ */
+const READ_BATCH = 200;
+
+/** Extensions that look like Markdown but are not loaded, so the author hears about them. */
+const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
+
+/**
+ * Changes whenever the same files would load into a different Site (the loader, the Markdown
+ * rendering or the Page model changed): part of the content hash, so a snapshot of an older
+ * loader's output is not reused.
+ */
+export const CONTENT_MODEL_VERSION = 4;
+
+/** A content folder read into memory, before any page is built. */
+export interface ContentFiles {
+  root: string;
+  /** False when the folder does not exist or is not a folder (a problem says so). */
+  exists: boolean;
+  files: SourceFile[];
+  /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
+  sourcePaths: string[];
+  /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
+  siteInfoText: string | null | typeof UNREADABLE;
+  /** Problems found while reading (unreadable files, misnamed files, …). */
+  problems: ContentProblem[];
+  /**
+   * SHA-256 (hex) of everything the Site is built from: each file's path and digest (its text and
+   * modification day), the site file, the read problems, the options and CONTENT_MODEL_VERSION.
+   * Same hash, same Site.
+   */
+  hash: string;
+}
+
+/** Lists and reads the folder (the I/O part of loading) and hashes what was read. */
+export async function readContent(contentDir: string, options: ReadOptions = {}): Promise<ContentFiles> {
+  const root = resolve(contentDir);
+  const problems: ContentProblem[] = [];
+  const report = (file: string, problem: LineProblem) => problems.push({ file, ...problem });
+
+  let rootStats: Stats | null = null;
+  try {
+    rootStats = await stat(root);
+  } catch {
+    rootStats = null;
+  }
+  const exists = rootStats?.isDirectory() === true;
+  let sourcePaths: string[] = [];
+  let files: SourceFile[] = [];
+  let siteInfoText: string | null | typeof UNREADABLE = null;
+  if (exists) {
+    sourcePaths = await findSources(root, report);
+    [files, siteInfoText] = await Promise.all([readAll(root, sourcePaths, report), readSiteInfoFile(root, report)]);
+  } else
+    report('.', {
+      line: null,
+      message: `the content folder ${root} does not exist or is not a folder: set CONTENT_DIR to a folder of Markdown files`,
+      severity: 'error',
+    });
+  sortProblems(problems);
+
+  const hash = createHash('sha256');
+  const field = (value: string) => hash.update(`${value.length}:`).update(value);
+  field(JSON.stringify({ model: CONTENT_MODEL_VERSION, root, exists, reservedAnchors: options.reservedAnchors ?? [] }));
+  field(JSON.stringify(sourcePaths));
+  for (const file of files) {
+    field(file.sourcePath);
+    field(file.digest);
+  }
+  field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
+  field(JSON.stringify(problems));
+  return { root, exists, files, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
+}
+
+export function sortProblems(problems: ContentProblem[]): void {
+  problems.sort(
+    (a, b) =>
+      compareCodePoints(a.file, b.file) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      compareCodePoints(a.severity, b.severity) ||
+      compareCodePoints(a.message, b.message),
+  );
+}
+
+/** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
+async function findSources(root: string, report: (file: string, problem: LineProblem) => void): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (relativeDir: string): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(join(root, relativeDir), { withFileTypes: true });
+    } catch (error) {
+      report(relativeDir || '.', {
+        line: null,
+        message: `the folder cannot be read (${errorCode(error)}); its pages are skipped`,
+        severity: 'error',
+      });
+      return;
+    }
+    entries.sort((a, b) => compareCodePoints(a.name, b.name));
+    const subfolders: string[] = [];
+    for (const entry of entries) {
+      // `_` and `.` mark files that are not pages (`_site.yaml`, drafts, editor and VCS files).
+      if (entry.name.startsWith('_') || entry.name.startsWith('.')) continue;
+      const relativePath = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
+      let isDirectory = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = await stat(join(root, relativePath));
+          isDirectory = target.isDirectory();
+          isFile = target.isFile();
+        } catch {
+          // A dangling link that looks like a page is reported when it cannot be read.
+          isFile = true;
+        }
+        if (isDirectory) {
+          report(relativePath, {
+            line: null,
+            message: 'a symbolic link to a folder is not followed (it could loop); copy or move the folder instead',
+            severity: 'warning',
+          });
+          continue;
+        }
+      }
+      if (isDirectory) subfolders.push(relativePath);
+      else if (isFile && entry.name.endsWith('.md')) found.push(relativePath);
+      else if (isFile && MISNAMED_MARKDOWN.test(entry.name))
+        report(relativePath, {
+          line: null,
+          message: `not loaded: only files ending in .md are pages; rename it to ${entry.name.replace(MISNAMED_MARKDOWN, '.md')}`,
+          severity: 'warning',
+        });
+    }
+    for (const folder of subfolders) await walk(folder);
+  };
+  await walk('');
+  return found.sort(compareCodePoints);
+}
+
+async function readAll(
+  root: string,
+  sources: string[],
+  report: (file: string, problem: LineProblem) => void,
+): Promise<SourceFile[]> {
+  const results: SourceFile[] = [];
+  for (let index = 0; index < sources.length; index++) {
+    // Between batches the event loop runs: a reload reads while the server keeps answering.
+    if (index > 0 && index % READ_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    const sourcePath = sources[index]!;
+    let bytes: Buffer;
+    let modified: Date;
+    try {
+      ({ bytes, modified } = readWithTime(join(root, sourcePath)));
+    } catch (error) {
+      report(sourcePath, {
+        line: null,
+        message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
+        severity: 'error',
+      });
+      continue;
+    }
+    const decoded = decodeUtf8(bytes);
+    if ('invalidLine' in decoded) {
+      report(sourcePath, {
+        line: decoded.invalidLine,
+        message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
+        severity: 'error',
+      });
+      continue;
+    }
+    const bom = decoded.text.startsWith('\uFEFF');
+    const text = bom ? decoded.text.slice(1) : decoded.text;
+    const modifiedDay = modified.toISOString().slice(0, 10);
+    // The digest of the text, from its bytes (valid UTF-8, as just checked) rather than encoding it again.
+    const digest = createHash('sha256')
+      .update(`${modifiedDay}\n`)
+      .update(bom ? bytes.subarray(3) : bytes)
+      .digest('hex');
+    results.push({ sourcePath, text, modifiedDay, digest });
+  }
+  return results;
+}
+
+/**
+ * A file's bytes and modification time in four system calls (readFileSync on a descriptor adds a
+ * second fstat): thousands of small files make a start-up's read mostly system calls.
+ */
+function readWithTime(path: string): { bytes: Buffer; modified: Date } {
+  const fd = openSync(path, 'r');
+  try {
+    const stats = fstatSync(fd);
+    // A size of 0 may be a file that does not report one: read it to its end.
+    if (!stats.isFile() || stats.size === 0) return { bytes: readFileSync(fd), modified: stats.mtime };
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const read = readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    return { bytes: filled < bytes.length ? bytes.subarray(0, filled) : bytes, modified: stats.mtime };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const UNREADABLE = Symbol('unreadable');
+
+/** The text of `_site.yaml`, null when there is none, UNREADABLE when it exists but cannot be used. */
+async function readSiteInfoFile(
+  root: string,
+  report: (file: string, problem: LineProblem) => void,
+): Promise<string | null | typeof UNREADABLE> {
+  try {
+    const decoded = decodeUtf8(await readFile(join(root, SITE_INFO_FILE)));
+    if ('text' in decoded) return decoded.text;
+    report(SITE_INFO_FILE, {
+      line: decoded.invalidLine,
+      message: 'the file is not valid UTF-8 text; save it as UTF-8. Defaults are used',
+      severity: 'error',
+    });
+    return UNREADABLE;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    report(SITE_INFO_FILE, {
+      line: null,
+      message: `the file cannot be read (${errorCode(error)}); defaults are used`,
+      severity: 'error',
+    });
+    return UNREADABLE;
+  }
+}
+
+function errorCode(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,57 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readContent, readContentInWorker } from '../../src/content/index.js';
+import { contentFolder } from '../support/files.js';
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+function folder(files: Record<string, string | Uint8Array>): string {
+  const root = contentFolder(files);
+  folders.push(root);
+  return root;
+}
+
+describe('reading the content folder in a worker', () => {
+  it('gives what readContent gives: the summary first, then the files when asked', async () => {
+    const root = folder({
+      'index.md': '# Home\n\nWelcome.\n',
+      'docs/a.md': '# A\n\nText of a.\n',
+      'docs/b.markdown': '# Misnamed\n',
+      'docs/bad.md': new Uint8Array([0x23, 0x20, 0xff, 0x0a]),
+    });
+    const here = await readContent(root);
+    const reading = readContentInWorker(root);
+    const { files, ...summary } = here;
+    expect(await reading.summary).toEqual(summary);
+    expect(summary.problems.length).toBeGreaterThan(1);
+    expect(await reading.files()).toEqual(here);
+    expect(files).toHaveLength(2);
+  });
+
+  it('carries an unusable _site.yaml across (it is hashed as such)', async () => {
+    const root = folder({ 'index.md': '# Home\n', '_site.yaml': new Uint8Array([0x6e, 0x3a, 0xff]) });
+    const here = await readContent(root);
+    expect(typeof here.siteInfoText).toBe('symbol');
+    const reading = readContentInWorker(root);
+    expect(await reading.summary).toMatchObject({ hash: here.hash, siteInfoText: here.siteInfoText });
+    expect(await reading.files()).toEqual(here);
+  });
+
+  it('is told the files are not needed, and then cannot give them', async () => {
+    const root = folder({ 'index.md': '# Home\n' });
+    const reading = readContentInWorker(root);
+    expect((await reading.summary).hash).toBe((await readContent(root)).hash);
+    reading.close();
+    await expect(reading.files()).rejects.toThrow(/exited/);
+  });
+
+  it('reports a missing folder as readContent does', async () => {
+    const reading = readContentInWorker('/nonexistent/frontdoor-content');
+    const summary = await reading.summary;
+    expect(summary.exists).toBe(false);
+    expect(summary.hash).toBe((await readContent('/nonexistent/frontdoor-content')).hash);
+    reading.close();
+  });
+});
