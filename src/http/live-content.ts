@@ -133,9 +133,10 @@ export interface LoadContentOptions {
 
 /**
  * What ContentSnapshot holds: changes when a field is added or changes meaning (2: the groups of
- * copies were added), so an older snapshot is rebuilt rather than read with a field missing.
+ * copies were added; 3: passage texts are kept with white space collapsed), so an older snapshot is
+ * rebuilt rather than read with a field missing or in its old form.
  */
-export const CONTENT_SNAPSHOT_VERSION = 2;
+export const CONTENT_SNAPSHOT_VERSION = 3;
 
 /** What a content snapshot must have been made from to be used. */
 export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
