@@ -249,17 +249,19 @@ describe('CRM faults', () => {
     crm.reply = () => {
       if (!limited) return { status: 202 };
       limited = false;
-      return { status: 429, headers: { 'retry-after': '1' } };
+      return { status: 429, headers: { 'retry-after': '3' } };
     };
     const server = await startWithCrm(crm, { DELIVERY_RETRY_MAX_MS: '5000' });
     const record = await submitUndelivered(server, 'crm');
-    // 990 ms on: longer than any backoff of a first failure, shorter than Retry-After: not due.
-    expect(await step(server, 990)).toBe(0);
+    // 2 s on: far longer than any backoff of a first failure (≤ 50 ms), a second shorter than
+    // Retry-After: not due. (The stepped clock also moves with real time: the margin is for a busy
+    // machine, where 10 ms of it passed between the attempt and the step.)
+    expect(await step(server, 2000)).toBe(0);
     expect(crm.received).toHaveLength(1);
-    expect(await step(server, 10)).toBe(1);
+    expect(await step(server, 1000)).toBe(1);
     expect((await stateOf(server, record.id)).state).toBe('delivered');
     expect(crm.received).toHaveLength(2);
-    expect(crm.received[1]!.atMs - crm.received[0]!.atMs).toBeGreaterThanOrEqual(990);
+    expect(crm.received[1]!.atMs - crm.received[0]!.atMs).toBeGreaterThanOrEqual(3000);
   });
 
   it('a receiver answering 400: dead-lettered, never retried', async () => {
