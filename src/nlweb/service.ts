@@ -160,6 +160,15 @@ const outcomeOf = (
 /** A page, and what results say of it, made when an answer first lists it. */
 interface PageRecord {
   readonly page: Page;
+  /** Its place in its group of copies' preference order (0 = preferred, or no copies). */
+  readonly preference: number;
+  /**
+   * The hits of the ranking in progress that are on this page, valid while `hitsOf` is that
+   * ranking's number: grouping by a field of the page, not by a map, saved a hash look-up per
+   * passage found (rankings are synchronous, one at a time).
+   */
+  hits: SearchResult[];
+  hitsOf: number;
   /** Its absolute URL. */
   url?: string;
   /** The ways it is named (title, aliases), as index terms. */
@@ -210,8 +219,14 @@ export function createAskService(
   // at start-up was a third of a warm start on a large site.
   const records = new Map<Page, PageRecord>();
   const entryOfKey = new Map<string, Entry>();
+  const copies = options.copies ?? findCopies(site.pages);
   for (const page of site.pages) {
-    const record: PageRecord = { page };
+    const record: PageRecord = {
+      page,
+      preference: copies.preference.get(page.url) ?? 0,
+      hits: [],
+      hitsOf: -1,
+    };
     records.set(page, record);
     for (const passage of page.passages) entryOfKey.set(passage.key, { page, record, passage });
   }
@@ -223,8 +238,6 @@ export function createAskService(
   const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
-
-  const copies = options.copies ?? findCopies(site.pages);
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
   const scopes = new LruCache<string, Uint8Array>(64);
@@ -500,6 +513,10 @@ const SECTION_SUPPORT = 0.3;
 /** Sections below this share of the page's best passage score are not listed. */
 const SECTION_SHARE = 0.3;
 
+/** Numbers the rankings, for PageRecord.hitsOf. */
+let rankings = 0;
+const NO_HITS: SearchResult[] = [];
+
 /**
  * Pages in score order, one result per page (and per group of copies), each with its best
  * sections. A page's score is its best passage's, raised by how fully the query names the page.
@@ -514,18 +531,22 @@ function rankPages(
   let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
     const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
-    const byPage = new Map<PageRecord, SearchResult[]>();
+    const ranking = ++rankings;
+    const byPage: PageRecord[] = [];
     for (const hit of outcome.results) {
       const record = ctx.entries[hit.doc]!.record;
-      const list = byPage.get(record);
-      if (list) list.push(hit);
-      else byPage.set(record, [hit]);
+      if (record.hitsOf === ranking) record.hits.push(hit);
+      else {
+        record.hitsOf = ranking;
+        record.hits = [hit];
+        byPage.push(record);
+      }
     }
     const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
     const wordsOf = queryWordsOfTerms(outcome.queryWords);
     const pages: RankedPage[] = [];
-    for (const [record, hits] of byPage) {
-      const { page } = record;
+    for (const record of byPage) {
+      const { page, hits } = record;
       const matched = new Set<string>();
       for (const h of hits) for (const t of h.matchedTerms) matched.add(t);
       // The query words the page matched, by the words each of its matched terms counts for.
@@ -542,13 +563,15 @@ function rankPages(
         page,
         record,
         score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
-        preference: ctx.copies.preference.get(page.url) ?? 0,
+        preference: record.preference,
         hits: hits
           .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
           .slice(0, MAX_SECTIONS_PER_PAGE),
         coverage: totalWeight > 0 ? covered / totalWeight : 0,
       });
     }
+    // Not kept past the ranking: a page's last hits would otherwise stay in memory.
+    for (const record of byPage) record.hits = NO_HITS;
     pages.sort(
       (a, b) => b.score - a.score || a.preference - b.preference || compareKeys(a.page.url, b.page.url),
     );
