@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import { createAskFastPath } from './ask-fast-path.js';
 import type { AppContext } from './context.js';
 import { registerBodyParsers } from './body-parsers.js';
-import { clientAddressOf } from './client-address.js';
 import {
   createClientErrorHandler,
   createFrameworkErrorHandler,
@@ -52,14 +51,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           trustProxyHops: config.trustProxyHops,
           ...(insight
             ? {
-                onAnswered: (req, query, summary) =>
-                  insight.search(
-                    'get',
-                    query.text,
-                    summary,
-                    req.headers,
-                    clientAddressOf(req, config.trustProxyHops),
-                  ),
+                onAnswered: (req, query, summary, clientAddress) =>
+                  insight.search('get', query.text, summary, req.headers, clientAddress),
               }
             : {}),
         });

@@ -3,14 +3,13 @@ import type { Logger } from 'pino';
 import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import {
-  LruCache,
   parseAskQueryString,
   type AnswerSummary,
   type AskQuery,
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
-import { answerParts } from './answer-bytes.js';
+import { ANSWER_TAIL, answerFrame, answerParts, type AnswerFrame } from './answer-bytes.js';
 import { clientAddressOf } from './client-address.js';
 import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
@@ -26,8 +25,8 @@ export interface AskFastPathOptions {
   publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
-  /** Called once an answer has been sent (the site owner's insight counts it). */
-  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary) => void;
+  /** Called once an answer has been sent (the site owner's insight counts it); `clientAddress` is the limits' (TRUST_PROXY_HOPS applied). */
+  onAnswered?: (req: IncomingMessage, query: AskQuery, summary: AnswerSummary, clientAddress: string) => void;
   /** Counted like every request, under the route `/ask`. */
   metrics: Metrics;
   limits: RateLimits;
@@ -39,6 +38,12 @@ export interface AskFastPathOptions {
 export const PARSED_URL_MEMO_SIZE = 1000;
 
 type ValidAsk = Extract<ParsedAsk, { ok: true }>;
+
+/** A URL's parse, and the frame of the answer last sent for it (see AnswerFrame). */
+interface KnownUrl {
+  parsed: ValidAsk;
+  frame: AnswerFrame | null;
+}
 
 /**
  * Answers the hottest request of the site, a valid `GET /ask` that wants JSON, before the
@@ -70,14 +75,17 @@ export function createAskFastPath(
     { req: { method: 'GET', url: '/ask' }, res: { statusCode: 200 }, fastPath: true },
     { redact: { paths: [] } },
   );
-  const parsedByUrl = new LruCache<string, ValidAsk>(PARSED_URL_MEMO_SIZE);
-  const parse = (url: string): ValidAsk | null => {
-    const known = parsedByUrl.get(url);
+  // A plain map emptied when full: a hit is one lookup (an LRU's move-to-end costs more than the
+  // parse it saves on a miss), and popular URLs are back in it at once.
+  const knownUrls = new Map<string, KnownUrl>();
+  const parse = (url: string): KnownUrl | null => {
+    let known = knownUrls.get(url);
     if (known) return known;
     const parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
     if (!parsed.ok) return null;
-    parsedByUrl.set(url, parsed);
-    return parsed;
+    if (knownUrls.size >= PARSED_URL_MEMO_SIZE) knownUrls.clear();
+    knownUrls.set(url, (known = { parsed, frame: null }));
+    return known;
   };
 
   return (req, res) => {
@@ -86,10 +94,13 @@ export function createAskFastPath(
     if (url.length > 4 && url.charCodeAt(4) !== 63 /* ? */) return false;
     const started = performance.now();
     try {
-      const parsed = parse(url);
-      if (parsed === null) return false;
+      const known = parse(url);
+      if (known === null) return false;
+      const { parsed } = known;
       if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
-      const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddressOf(req, trustProxyHops)) : null;
+      const clientAddress =
+        limits.limitsAsk || onAnswered !== undefined ? clientAddressOf(req, trustProxyHops) : '';
+      const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddress) : null;
       if (refusal !== null) {
         // The route answers the 429 (one writer of that answer); the verdict goes with the request.
         handOverAskRefusal(req, refusal);
@@ -97,20 +108,32 @@ export function createAskFastPath(
       }
       const requestId = requestIdOf(req, trustProxyHops);
       const outcome = ask().outcome(parsed.query);
-      const { head, content, tail } = answerParts(outcome, parsed.query, requestId);
-      const { summary } = outcome;
+      // The head and length are laid out once per answer (a reload or eviction brings a new outcome).
+      let frame = known.frame;
+      if (frame === null || frame.outcome !== outcome)
+        frame = known.frame = answerFrame(outcome, parsed.query);
+      let head: string;
+      let length: number;
+      if (frame !== null) {
+        head = frame.before + requestId + frame.after;
+        length = frame.bytes + requestId.length;
+      } else {
+        const parts = answerParts(outcome, parsed.query, requestId);
+        head = parts.head;
+        length = Buffer.byteLength(head) + parts.content.length + parts.tail.length;
+      }
       headers[requestIdSlot] = requestId;
-      headers[lengthSlot] = String(Buffer.byteLength(head) + content.length + tail.length);
+      headers[lengthSlot] = String(length);
       res.writeHead(200, headers);
       // Corked, the head (a string Node joins to the response head), the shared bytes of the
       // answer and its closing brace leave in one writev, with no per-request copy of the answer.
       res.cork();
       res.write(head);
-      res.write(content);
-      res.end(tail);
+      res.write(outcome.contentJson);
+      res.end(ANSWER_TAIL);
       const responseTime = performance.now() - started;
       observeAnswer(responseTime / 1000);
-      onAnswered?.(req, parsed.query, summary);
+      onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
       // The same line as Fastify's requests get (app.ts), marked with the path that answered.
       if (requestLog.isLevelEnabled('info'))
         requestLog.info({ requestId, responseTime }, 'request completed');

@@ -47,6 +47,8 @@ export const ASK_SYNC_INTERVAL_MS = 100;
 /** A Redis command slower than this lets the request through (limits fail open). */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
 const REDIS_KEY_PREFIX = 'frontdoor:limit:';
+/** Client addresses whose /ask counter key is kept. */
+const ASK_KEYS_KEPT = 10_000;
 /** At most one "Redis unreachable" warning per this interval; the metric counts every failure. */
 const FAILURE_LOG_INTERVAL_MS = 30_000;
 
@@ -146,9 +148,20 @@ export function createRateLimits(
 
   const ask =
     config.ask === null ? null : createAskCounter(config.ask, shared ? store : null, memory, now, failed);
+  // The client's key by address: /ask checks every request, and a client asks again and again
+  // (clientKey's address parsing cost more than the count). Emptied when full, like the other memos.
+  const askKeys = new Map<string, string>();
+  const askKeyOf = (clientIp: string): string => {
+    let key = askKeys.get(clientIp);
+    if (key === undefined) {
+      if (askKeys.size >= ASK_KEYS_KEPT) askKeys.clear();
+      askKeys.set(clientIp, (key = `ask:${clientKey(clientIp)}`));
+    }
+    return key;
+  };
   const refuseAsk = (clientIp: string): LimitDecision | null => {
     if (ask === null) return null;
-    const refusal = ask(clientKey(clientIp));
+    const refusal = ask(askKeyOf(clientIp));
     if (refusal !== null) events.rateLimitRefused('ask');
     return refusal;
   };
@@ -205,10 +218,11 @@ function createAskCounter(
   now: () => number,
   failed: (error: unknown) => void,
 ): (key: string) => LimitDecision | null {
+  // `key` is the client's counter key, `ask:` and its clientKey.
   const windowMs = policy.windowSeconds * 1000;
   if (redis === null) {
     return (key) => {
-      const taken = memory.takeNow(`ask:${key}`, 1, policy.quota, windowMs);
+      const taken = memory.takeNow(key, 1, policy.quota, windowMs);
       if (taken.granted === 1) return null;
       return decision('ask', policy, false, taken.used, taken.resetAtMs, now());
     };
@@ -227,7 +241,7 @@ function createAskCounter(
       const units = window.pending;
       window.pending = 0;
       window.used += units;
-      redis.take(`ask:${key}`, units, policy.quota, windowMs).then((taken) => {
+      redis.take(key, units, policy.quota, windowMs).then((taken) => {
         window.used = taken.used;
         window.resetAtMs = taken.resetAtMs;
       }, failed);

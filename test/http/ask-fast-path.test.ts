@@ -51,6 +51,11 @@ const CASES: Case[] = [
     path: `/ask?query=sso&conversation_id=${encodeURIComponent('gespräch “7”')}`,
     fastPath: true,
   },
+  {
+    name: 'a conversation id that looks like the id mark (answered without the laid-out head)',
+    path: '/ask?query=sso&conversation_id=x%22%00',
+    fastPath: true,
+  },
   { name: 'JSON Accept', path: '/ask?query=pricing', accept: 'application/json', fastPath: true },
   {
     name: 'non-ASCII question',

@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogDestination } from '../../src/http/server.js';
-import { LOG_BATCH_BYTES, LOG_FLUSH_INTERVAL_MS } from '../../src/http/log-destination.js';
+import {
+  LOG_BATCH_BYTES,
+  LOG_FLUSH_INTERVAL_MS,
+  TERMINAL_UNSAFE_IN_JSON,
+} from '../../src/http/log-destination.js';
 import { createLogProvider } from '../../src/submissions/providers/index.js';
-import type { SubmissionRecord } from '../../src/submissions/index.js';
+import { escapeJsonForTerminal, type SubmissionRecord } from '../../src/submissions/index.js';
 
 const fds: number[] = [];
 afterEach(() => {
@@ -62,6 +66,29 @@ describe('LogDestination', () => {
     const bytes = lines.join('').length;
     // One write per full batch, plus the rest at the flush (a write in flight may take more).
     expect(destination.stats.writes).toBeLessThanOrEqual(Math.ceil(bytes / LOG_BATCH_BYTES) + 1);
+  });
+
+  it('keeps the order of short lines, lines longer than a batch and multi-byte text', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const destination = new LogDestination(open(file));
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      if (i % 50 === 7) lines.push(`{"msg":"long ${i}","pad":"${'y'.repeat(LOG_BATCH_BYTES + i)}"}\n`);
+      else if (i % 3 === 0) lines.push(`{"msg":"données ${i} — “€” 日本語 🙂"}\n`);
+      else lines.push(`{"msg":"short ${i}"}\n`);
+      destination.write(lines[i]!);
+    }
+    expect(await flushed(destination)).toBeNull();
+    expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
+  });
+
+  it('tests for exactly the characters the terminal escape replaces', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const char = String.fromCharCode(code);
+      expect(TERMINAL_UNSAFE_IN_JSON.test(char), `U+${code.toString(16)}`).toBe(
+        escapeJsonForTerminal(char) !== char,
+      );
+    }
   });
 
   it('writes a lone line within the flush interval, without being asked to flush', async () => {

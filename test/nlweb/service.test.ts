@@ -8,7 +8,7 @@ import {
   type NlWebContentItem,
   type NlWebResponse,
 } from '../../src/contract/index.js';
-import { answerBody, answerParts } from '../../src/http/answer-bytes.js';
+import { answerBody, answerFrame, answerParts } from '../../src/http/answer-bytes.js';
 import { contentOf, createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
 import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
 
@@ -354,6 +354,32 @@ describe('the answer cache', () => {
 });
 
 describe('answer bytes', () => {
+  it('lays out an answer around its request id as answerParts writes it', () => {
+    const ids = [REQUEST_ID, 'proxy.id:42@edge/7+x=y_z-0'];
+    for (const text of ['encryption', 'the']) {
+      for (const conversationId of [null, 'c', 'gespräch “7”', 'a "quoted" \\u0000 id', '\\"\\u0000']) {
+        const q = query(text, { conversationId });
+        const outcome = ask.outcome(q);
+        const frame = answerFrame(outcome, q);
+        expect(frame, String(conversationId)).not.toBeNull();
+        for (const requestId of ids) {
+          const { head, content, tail } = answerParts(outcome, q, requestId);
+          expect(frame!.before + requestId + frame!.after).toBe(head);
+          expect(frame!.bytes + requestId.length).toBe(
+            Buffer.byteLength(head) + content.length + tail.length,
+          );
+        }
+      }
+    }
+  });
+
+  it('gives no frame when another member shows the id mark (the writer then uses answerParts)', () => {
+    for (const conversationId of ['\u0000', 'x"\u0000']) {
+      const q = query('encryption', { conversationId });
+      expect(answerFrame(ask.outcome(q), q)).toBeNull();
+    }
+  });
+
   it('gives the same bytes whole and in parts', () => {
     for (const text of ['encryption', 'the', 'pricing plans']) {
       for (const conversationId of [null, 'c', 'gespräch “7”']) {
