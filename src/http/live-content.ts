@@ -160,13 +160,18 @@ export async function loadContent(
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
   let spare = options.worker ?? null;
+  let taken: GenerationWorker | null = null;
   const takeWorker = () => {
-    const worker = spare ?? new GenerationWorker();
+    taken = spare ?? new GenerationWorker();
     spare = null;
-    return worker;
+    return taken;
   };
   try {
     return await load(config, logger, options, takeWorker);
+  } catch (error) {
+    // A load that failed has no snapshot to save: its worker is not waited for.
+    (taken as GenerationWorker | null)?.end();
+    throw error;
   } finally {
     spare?.end();
   }
