@@ -15,11 +15,12 @@ import { buildSite, type Page } from '../content/index.js';
 import { buildPassageIndex, createAskService, findCopies, type CopyGroups } from '../nlweb/index.js';
 import { stemWord, type SearchIndex } from '../search/index.js';
 import { writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
-import type {
-  ContentSnapshot,
-  GenerationJob,
-  GenerationMessage,
-  GenerationWorkerData,
+import {
+  snapshotOf,
+  type ContentSnapshot,
+  type GenerationJob,
+  type GenerationMessage,
+  type GenerationWorkerData,
 } from './live-content.js';
 
 const port = parentPort!;
@@ -37,15 +38,7 @@ async function run(job: GenerationJob): Promise<void> {
   try {
     if (job.kind === 'site') {
       const built = await buildSite(job.content);
-      const ask = createAskService(built.site, job.publicBaseUrl);
-      const snapshot: ContentSnapshot = {
-        info: built.site.info,
-        pages: built.site.pages,
-        problems: built.problems,
-        files: built.files,
-        index: ask.index,
-        copies: ask.copies,
-      };
+      const snapshot = snapshotOf(built, createAskService(built.site, job.publicBaseUrl));
       post({ kind: 'built', snapshot });
       await save(job.snapshotFile, job.snapshotKey, snapshot);
     } else if (job.kind === 'index') {

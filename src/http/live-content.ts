@@ -15,6 +15,7 @@ import {
   type ContentFiles,
   type ContentProblem,
   type FileBuild,
+  type LoadedSite,
   type Page,
   type PreviousBuild,
   type Site,
@@ -285,16 +286,7 @@ async function load(
       },
       saveSnapshot: () =>
         (logged ??= (
-          saveInWorker
-            ? saveInWorker()
-            : saveHere(snapshotTarget, key, {
-                info: rebuilt.site.info,
-                pages: rebuilt.site.pages,
-                problems: rebuilt.problems,
-                files: rebuilt.files,
-                index: ask.index,
-                copies: ask.copies,
-              })
+          saveInWorker ? saveInWorker() : saveHere(snapshotTarget, key, snapshotOf(rebuilt, ask))
         ).then(logSaved)),
     };
   }
@@ -361,17 +353,22 @@ async function load(
     filesParsed: files.files.length,
     build: { site: built.site, files: built.files, sourcePaths: files.sourcePaths },
     timings: { readMs, buildMs: parsed - started - readMs, indexMs: done - parsed, totalMs: done - started },
-    saveSnapshot: () =>
-      (saved ??= saveHere(snapshotTarget, key, {
-        info: built.site.info,
-        pages: built.site.pages,
-        problems: built.problems,
-        files: built.files,
-        index: ask.index,
-        copies: ask.copies,
-      }).then(logSaved)),
+    saveSnapshot: () => (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(logSaved)),
   };
 }
+
+/** What the snapshot keeps of a built site and the ask service's index and copies. */
+export const snapshotOf = (
+  built: Pick<LoadedSite, 'site' | 'problems' | 'files'>,
+  ask: Pick<AskService, 'index' | 'copies'>,
+): ContentSnapshot => ({
+  info: built.site.info,
+  pages: built.site.pages,
+  problems: built.problems,
+  files: built.files,
+  index: ask.index,
+  copies: ask.copies,
+});
 
 /**
  * A snapshot or a worker's message gives every string its own copy: the file records are pointed
