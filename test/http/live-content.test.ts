@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   CONTENT_SNAPSHOT_VERSION,
   contentSnapshotKey,
+  GenerationWorker,
   loadContent,
   SNAPSHOT_FILE,
   type ContentSnapshot,
@@ -47,7 +48,7 @@ function setupFolders(readBesideSnapshotFrom?: number) {
   );
   const config = { contentDir, dataDir, publicBaseUrl: 'https://www.example.test' };
   const load = async (
-    options: { buildInWorker?: boolean; previous?: LoadedContent['build'] } = {},
+    options: { buildInWorker?: boolean; previous?: LoadedContent['build']; worker?: GenerationWorker } = {},
   ): Promise<LoadedContent> => {
     const loaded = (await loadContent(config, logger, { readBesideSnapshotFrom, ...options }))!;
     await loaded.saveSnapshot();
@@ -205,10 +206,14 @@ describe.each([
     expect(rebuilt.generation.ask.copies).toEqual(fullBuild.generation.ask.copies);
     expect(answers(rebuilt)).toEqual(answers(fullBuild));
 
-    // The worker wrote the snapshot of the rebuilt site: the next start uses it.
+    // The worker wrote the snapshot of the rebuilt site: the next start uses it, with the page
+    // fields the worker indexed without put back, in their place.
     expect(records.filter((r) => r.msg === 'content snapshot saved')).toHaveLength(2);
     const restarted = await load();
     expect(restarted.source).toBe('snapshot');
+    expect(JSON.stringify(restarted.generation.site.pages)).toBe(
+      JSON.stringify(fullBuild.generation.site.pages),
+    );
     expect(answers(restarted)).toEqual(answers(fullBuild));
     // … and its reload reuses pages too (the snapshot keeps how each file was built).
     writeFileSync(join(contentDir, 'index.md'), '---\ntitle: Home\n---\n\nWelcome, kettle fans.\n');
@@ -217,5 +222,31 @@ describe.each([
     expect(again.generation.site.byUrl.get('/docs/mirror')).toBe(
       restarted.generation.site.byUrl.get('/docs/mirror'),
     );
+  });
+
+  it('uses a worker started ahead (warmed up on words) for a reload, and ends one it does not need', async () => {
+    const changed = '# Mirror care\n\nPolish with a soft cloth and vinegar.\n';
+    const { load, contentDir } = setup();
+    const first = await load({ buildInWorker: true });
+    const unused = new GenerationWorker(['mirror']);
+    const config = { contentDir, dataDir: setup().dataDir, publicBaseUrl: 'https://www.example.test' };
+    const silent = pino({ level: 'silent' });
+    // Nothing changed: the worker started for the reload is not used.
+    expect(await loadContent(config, silent, { unlessHash: first.contentHash, worker: unused })).toBeNull();
+    await expect(unused.next('indexed')).rejects.toThrow(/ended/);
+
+    writeFileSync(join(contentDir, 'docs/mirror.md'), changed);
+    const ahead = new GenerationWorker(['mirror', 'polish', 'vinegar', 'kettles']);
+    const rebuilt = await load({ buildInWorker: true, previous: first.build, worker: ahead });
+    expect(rebuilt.filesParsed).toBe(1);
+    // Done with (the snapshot written), it is ended.
+    await expect(ahead.next('indexed')).rejects.toThrow(/ended/);
+
+    const full = setup();
+    writeFileSync(join(full.contentDir, 'docs/mirror.md'), changed);
+    const fullBuild = await full.load({ buildInWorker: false });
+    expect(rebuilt.generation.ask.index).toEqual(fullBuild.generation.ask.index);
+    expect(rebuilt.generation.ask.copies).toEqual(fullBuild.generation.ask.copies);
+    expect(answers(rebuilt)).toEqual(answers(fullBuild));
   });
 });

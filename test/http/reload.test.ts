@@ -218,4 +218,15 @@ describe('content reload', () => {
     expect(oldSite.deref()).toBeUndefined();
     expect(oldAsk.deref()).toBeUndefined();
   });
+
+  it('frees the old site itself once the new one serves (V8 alone would wait for its heap limit)', async () => {
+    const { server, contentDir } = await serve('off');
+    await askKettle(server);
+    const oldAsk = new WeakRef(server.context.ask);
+    writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
+    expect(await server.reload('test')).toMatchObject({ status: 'swapped' });
+    // No gc() here: the reload collected the old generation after the swap.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(oldAsk.deref()).toBeUndefined();
+  });
 });
