@@ -184,7 +184,8 @@ interface Entry {
   /**
    * The text its snippets quote, analysed when a result first quotes it and then kept: analysing
    * a passage was most of the cost of a new answer on a large site, and kept as term numbers and
-   * offsets (~12 bytes a word) every passage of the 7,544-page docs corpus fits in ~9 MB.
+   * offsets (6 bytes a word where they fit in 16 bits) every passage of the 7,544-page docs corpus
+   * fits in ~5 MB.
    */
   quoted?: PreparedText;
 }
@@ -214,8 +215,8 @@ export function createAskService(
     return url.href;
   };
 
-  // What a result says of a page or passage (URL, names, JSON) is made when an answer first lists
-  // it, and kept: parsing a URL per result was a tenth of a new answer's cost, and making them all
+  // What a result says of a page or passage (URL, names) is made when an answer first lists it,
+  // and kept: parsing a URL per result was a tenth of a new answer's cost, and making them all
   // at start-up was a third of a warm start on a large site.
   const records = new Map<Page, PageRecord>();
   const entryOfKey = new Map<string, Entry>();
@@ -224,7 +225,7 @@ export function createAskService(
     const record: PageRecord = {
       page,
       preference: copies.preference.get(page.url) ?? 0,
-      hits: [],
+      hits: NO_HITS,
       hitsOf: -1,
     };
     records.set(page, record);
@@ -480,8 +481,6 @@ interface RankedPage {
   page: Page;
   record: PageRecord;
   score: number;
-  /** Its place in its group of copies' preference order (0 = preferred or no copies). */
-  preference: number;
   /** Its best passages, best first (at most MAX_SECTIONS_PER_PAGE). */
   hits: SearchResult[];
   /** Share of the query's words (by weight) that the page matched, 0 … 1. */
@@ -563,7 +562,6 @@ function rankPages(
         page,
         record,
         score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
-        preference: record.preference,
         hits: hits
           .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
           .slice(0, MAX_SECTIONS_PER_PAGE),
@@ -573,7 +571,8 @@ function rankPages(
     // Not kept past the ranking: a page's last hits would otherwise stay in memory.
     for (const record of byPage) record.hits = NO_HITS;
     pages.sort(
-      (a, b) => b.score - a.score || a.preference - b.preference || compareKeys(a.page.url, b.page.url),
+      (a, b) =>
+        b.score - a.score || a.record.preference - b.record.preference || compareKeys(a.page.url, b.page.url),
     );
     const kept: RankedPage[] = [];
     const groupsSeen = new Set<string[]>();
