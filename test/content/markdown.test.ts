@@ -105,6 +105,11 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('leaves names that only look like domains as text (fuzzy links off)', () => {
+    const html = renderMarkdown('Set it in settings.py of an ASP.NET app, see www.example.com.').html;
+    expect(html).toBe('<p>Set it in settings.py of an ASP.NET app, see www.example.com.</p>\n');
+  });
+
   it('rewrites relative .md links to page URLs, keeping the fragment', () => {
     const rendered = renderMarkdown(
       '[a](other.md#part) [b](../index.md) [c](sub/index.md) [d](../../outside.md) [e](/twin.md) [f](image.png) [g](My%20Page.md)\n',
