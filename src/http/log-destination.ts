@@ -28,7 +28,11 @@ export interface LogDestinationStats {
  * line (or per 4 KB, through the thread pool) cost a third of `/ask`'s throughput.
  */
 export const LOG_BATCH_BYTES = 32 * 1024;
-/** Longest time a line waits in the batch (a quiet server still logs within this). */
+/**
+ * Longest time a line waits in the batch. A line that finds the destination idle (nothing handed
+ * over for this long) is written at the end of the current turn instead: a quiet server logs at
+ * once ("listening" is not held back while a supervisor waits for it), a busy one in batches.
+ */
 export const LOG_FLUSH_INTERVAL_MS = 200;
 /** A descriptor that is busy (EAGAIN: a full non-blocking pipe) is tried again after this. */
 const BUSY_RETRY_MS = 100;
@@ -68,6 +72,8 @@ export class LogDestination {
   private batch: Buffer;
   private filled = 0;
   private batchTimer: NodeJS.Timeout | null = null;
+  /** performance.now() of the last hand-over (−∞ before the first). */
+  private lastHandOver = -Infinity;
   private readonly queue: Pending[] = [];
   /** Bytes in `queue`. */
   private queued = 0;
@@ -105,7 +111,11 @@ export class LogDestination {
     if (!this.accept(length)) return true;
     this.filled += length;
     if (this.filled >= this.batchBytes) this.handOver();
-    else this.batchTimer ??= setTimeout(() => this.handOver(), LOG_FLUSH_INTERVAL_MS).unref();
+    else if (this.batchTimer === null) {
+      const idle = performance.now() - this.lastHandOver >= LOG_FLUSH_INTERVAL_MS;
+      // Idle: the lines of this turn go out together right after it.
+      this.batchTimer = setTimeout(() => this.handOver(), idle ? 0 : LOG_FLUSH_INTERVAL_MS).unref();
+    }
     return true;
   }
 
@@ -128,6 +138,7 @@ export class LogDestination {
       this.batchTimer = null;
     }
     if (this.filled === 0) return;
+    this.lastHandOver = performance.now();
     const full = this.batch;
     const length = this.filled;
     this.batch = this.spare.pop() ?? Buffer.allocUnsafeSlow(this.batchBytes);

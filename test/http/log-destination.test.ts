@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogDestination } from '../../src/http/server.js';
 import {
   LOG_BATCH_BYTES,
@@ -100,6 +100,38 @@ describe('LogDestination', () => {
     while (readFileSync(file, 'utf8') === '' && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(readFileSync(file, 'utf8')).toBe('{"msg":"quiet server"}\n');
+  });
+
+  it('writes at once when idle and in batches when busy', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+      const destination = new LogDestination(open(file));
+      // The write itself is real (the thread pool): wait for it by turns, not by a clock.
+      const afterWrites = async (count: number) => {
+        for (let turn = 0; turn < 100_000 && destination.stats.writes < count; turn += 1)
+          await new Promise((resolve) => setImmediate(resolve));
+        return readFileSync(file, 'utf8');
+      };
+      destination.write('{"msg":"listening"}\n');
+      destination.write('{"msg":"same turn"}\n');
+      expect(readFileSync(file, 'utf8')).toBe('');
+      vi.advanceTimersByTime(0);
+      expect(await afterWrites(1)).toBe('{"msg":"listening"}\n{"msg":"same turn"}\n');
+
+      // Just after a write, the next line waits for the interval and the lines after it.
+      destination.write('{"msg":"request 1"}\n');
+      vi.advanceTimersByTime(LOG_FLUSH_INTERVAL_MS - 1);
+      destination.write('{"msg":"request 2"}\n');
+      for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(destination.stats.writes).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(await afterWrites(2)).toBe(
+        '{"msg":"listening"}\n{"msg":"same turn"}\n{"msg":"request 1"}\n{"msg":"request 2"}\n',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('writes C1 and bidi controls of logged values as JSON escapes (inert in a terminal, equal once parsed)', async () => {
