@@ -1,12 +1,12 @@
 /**
  * The docs corpus (OWASP cheat sheets and tldr pages) loaded as ONE site by the product's own
  * content loader, and turned into search documents exactly as the ask service does
- * (`passageDocument` from src/nlweb/service.ts), so every engine is fed what /ask indexes.
+ * (`passageDocument` from src/nlweb/passage-index.ts), so every engine is fed what /ask indexes.
  */
 
 import type { Page, Site } from '../src/content/index.js';
 import { loadSite } from '../src/content/index.js';
-import { passageDocument } from '../src/nlweb/service.js';
+import { passageDocument } from '../src/nlweb/index.js';
 import type { SearchDocument } from '../src/search/index.js';
 
 export interface DocsCorpus {

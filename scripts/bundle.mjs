@@ -1,6 +1,8 @@
-// Builds dist/: the server and its three worker modules, each bundled by esbuild into one ES module
-// at the place its source has under src/ (dist/cli/main.js, dist/content/parse-worker.js,
-// dist/content/read-worker.js, dist/http/generation-worker.js), with the libraries it loads at start-up inside.
+// Builds dist/: the server, its three worker modules and the passage analysis the parse workers
+// load, each bundled by esbuild into one ES module at the place its source has under src/
+// (dist/cli/main.js, dist/content/parse-worker.js, dist/content/read-worker.js,
+// dist/http/generation-worker.js, dist/nlweb/passage-index.js), with the libraries it loads at
+// start-up inside.
 //
 // Why a bundle: Node 20 loads an ES module graph file by file (resolve, read, compile, link).
 // The server's graph (its ~150 modules, plus TypeBox's, Fastify's, Ajv's and yaml's hundreds) took
@@ -23,6 +25,8 @@ export const ENTRY_POINTS = [
   'src/content/parse-worker.ts',
   'src/content/read-worker.ts',
   'src/http/generation-worker.ts',
+  // Loaded by the parse workers (and the generation worker) to analyse the passages of their pages.
+  'src/nlweb/passage-index.ts',
 ];
 
 /** Loaded on demand with require or import() from node_modules, never bundled. */

@@ -12,7 +12,7 @@ export {
   type LoadOptions,
   type PreviousBuild,
 } from './loader.js';
-export type { FileBuild } from './parallel.js';
+export type { FileBuild, PageStep } from './parallel.js';
 export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
 export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';

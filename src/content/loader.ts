@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import type { LineProblem } from './front-matter.js';
 import { compareCodePoints } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
-import { buildPages, type FileBuild } from './parallel.js';
+import { buildPages, type FileBuild, type PageStep } from './parallel.js';
 import { readContent, sortProblems, SITE_INFO_FILE, UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
@@ -24,6 +24,8 @@ export interface LoadedSite {
   problems: ContentProblem[];
   /** How each file was built, in file order: what rebuildSite reuses. */
   files: FileBuild[];
+  /** With LoadOptions.pageStep: its results, one per share of the pages. */
+  pageStepResults?: unknown[];
 }
 
 /** A site as built before, for rebuildSite: its pages are reused where their file did not change. */
@@ -40,6 +42,8 @@ export interface LoadOptions extends ReadOptions {
    * core beyond the first for folders of more than a few hundred files, else none.
    */
   workers?: number;
+  /** Run on each share's pages in the thread that built them (see PageStep). */
+  pageStep?: PageStep;
 }
 
 export async function loadSite(contentDir: string, options: LoadOptions = {}): Promise<LoadedSite> {
@@ -49,8 +53,9 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
 /** Builds the pages (in worker threads for a large folder) and the Site from what was read. */
 export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
   if (!content.exists) return assembleSite(content, [], [], []);
-  const built = await buildPages(content.files, content.sourcePaths, options);
-  return assembleSite(content, built.pages, built.problems, built.files);
+  const built = await buildPages(content.files, content.sourcePaths, { ...options, step: options.pageStep });
+  const site = assembleSite(content, built.pages, built.problems, built.files);
+  return built.stepResults ? { ...site, pageStepResults: built.stepResults } : site;
 }
 
 /**

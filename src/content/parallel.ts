@@ -20,6 +20,18 @@ export interface BuiltPages {
   problems: ContentProblem[];
   /** One per file, in file order. */
   files: FileBuild[];
+  /** With a PageStep: what it gave for each share's pages, in share (file) order. */
+  stepResults?: unknown[];
+}
+
+/**
+ * Work on freshly built pages, done in the thread that built them so that it runs in parallel too
+ * (the ask service analyses their passages for its index). `module` is a module path below the
+ * source root, as for startModuleWorker, whose `runPageStep(pages)` gives a value a message can
+ * carry; what it does is its own business.
+ */
+export interface PageStep {
+  module: string;
 }
 
 /**
@@ -43,6 +55,7 @@ export interface ParseJob {
   files: SourceFile[];
   sourcePaths: string[];
   options: PageOptions;
+  step?: PageStep;
 }
 
 export function defaultWorkerCount(fileCount: number): number {
@@ -75,35 +88,48 @@ export function buildPagesHere(job: ParseJob): BuiltPages {
   return { pages, problems, files };
 }
 
+/** Builds the pages of `job` on this thread, then runs its page step on them. */
+export async function buildShare(job: ParseJob): Promise<BuiltPages> {
+  const built = buildPagesHere(job);
+  if (!job.step) return built;
+  const step = (await import(moduleUrl(job.step.module).href)) as { runPageStep(pages: Page[]): unknown };
+  return { ...built, stepResults: [step.runPageStep(built.pages)] };
+}
+
 export async function buildPages(
   files: SourceFile[],
   sourcePaths: string[],
-  options: PageOptions & { workers?: number },
+  options: PageOptions & { workers?: number; step?: PageStep },
 ): Promise<BuiltPages> {
   const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
+  const step = options.step;
   const workers = Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
-  if (workers === 0) return buildPagesHere({ files, sourcePaths, options: pageOptions });
+  if (workers === 0) return buildShare({ files, sourcePaths, options: pageOptions, step });
 
-  // Contiguous shares by text length (a few long pages must not land in one share), this thread's
-  // larger: see LOCAL_SHARE_WEIGHT.
+  // Contiguous shares by text length (a few long pages must not land in one share); see
+  // LOCAL_SHARE_WEIGHT.
   const shares = splitByLength(files, [LOCAL_SHARE_WEIGHT, ...Array<number>(workers).fill(1)]);
-  const remote = shares.slice(1).map((share) => runWorker({ files: share, sourcePaths, options: pageOptions }));
-  const local = buildPagesHere({ files: shares[0]!, sourcePaths, options: pageOptions });
+  const remote = shares
+    .slice(1)
+    .map((share) => runWorker({ files: share, sourcePaths, options: pageOptions, step }));
+  const local = await buildShare({ files: shares[0]!, sourcePaths, options: pageOptions, step });
   const results = [local, ...(await Promise.all(remote))];
   return {
     pages: results.flatMap((result) => result.pages),
     problems: results.flatMap((result) => result.problems),
     files: results.flatMap((result) => result.files),
+    ...(step ? { stepResults: results.flatMap((result) => result.stepResults ?? []) } : {}),
   };
 }
 
 /**
- * This thread's share of the pages, against 1 for each worker. A worker starts parsing later (its
- * thread, isolate and markdown-it take ~0.2–0.3 s to start) and its pages must then be copied to
- * this thread: with equal shares, the main share of the docs corpus was done 0.5–0.6 s before the
- * worker's arrived, and building the index waited for it.
+ * This thread's share of the pages, against 1 for each worker. A worker starts parsing later and
+ * its pages are then copied to this thread, but the share also runs the page step after parsing
+ * (work in proportion to the share): traced on the docs corpus, a worker started ~0.13 s after
+ * this thread and its pages arrived ~0.1 s after it finished, within 0.2 s of this thread's share,
+ * while a larger share here (1.5, right before the step existed) finished ~0.9 s after the worker's.
  */
-export const LOCAL_SHARE_WEIGHT = 1.5;
+export const LOCAL_SHARE_WEIGHT = 1;
 
 /** Contiguous shares of `files` whose text lengths are about proportional to `weights`. */
 export function splitByLength(files: readonly SourceFile[], weights: readonly number[]): SourceFile[][] {
@@ -134,7 +160,7 @@ export function splitByLength(files: readonly SourceFile[], weights: readonly nu
  */
 export function startModuleWorker(modulePath: string, workerData: unknown): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(`../${modulePath}${fromSource ? '.ts' : '.js'}`, import.meta.url);
+  const url = moduleUrl(modulePath);
   // Node 20 does not pass `--import tsx` hooks on to a worker: the source worker registers them itself.
   return fromSource
     ? new Worker(
@@ -142,6 +168,11 @@ export function startModuleWorker(modulePath: string, workerData: unknown): Work
         { eval: true, workerData },
       )
     : new Worker(url, { workerData });
+}
+
+/** The module at `modulePath` below the source root: `.ts` when running from source, else `.js`. */
+function moduleUrl(modulePath: string): URL {
+  return new URL(`../${modulePath}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 }
 
 function runWorker(job: ParseJob): Promise<BuiltPages> {

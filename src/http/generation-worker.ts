@@ -12,8 +12,14 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite, type Page } from '../content/index.js';
-import { buildPassageIndex, createAskService, findCopies, type CopyGroups } from '../nlweb/index.js';
-import { stemWord, type SearchIndex } from '../search/index.js';
+import {
+  buildPassageIndex,
+  createAskService,
+  findCopies,
+  PASSAGE_ANALYSIS_STEP,
+  type CopyGroups,
+} from '../nlweb/index.js';
+import { stemWord, type AnalysedDocuments, type SearchIndex } from '../search/index.js';
 import { writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
 import {
   snapshotOf,
@@ -37,8 +43,11 @@ for (const word of (workerData as GenerationWorkerData).warmUpWords) stemWord(wo
 async function run(job: GenerationJob): Promise<void> {
   try {
     if (job.kind === 'site') {
-      const built = await buildSite(job.content);
-      const snapshot = snapshotOf(built, createAskService(built.site, job.publicBaseUrl));
+      // The parse workers (and this thread, for its share) analyse the passages of the pages they
+      // build, so the index is built from their analyses.
+      const built = await buildSite(job.content, { pageStep: PASSAGE_ANALYSIS_STEP });
+      const index = buildPassageIndex(built.site.pages, (built.pageStepResults ?? []) as AnalysedDocuments[]);
+      const snapshot = snapshotOf(built, createAskService(built.site, job.publicBaseUrl, { index }));
       post({ kind: 'built', snapshot });
       await save(job.snapshotFile, job.snapshotKey, snapshot);
     } else if (job.kind === 'index') {

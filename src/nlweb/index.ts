@@ -4,14 +4,13 @@
  */
 export {
   answerMeta,
-  buildPassageIndex,
   contentOf,
   createAskService,
   passagesFirstAskedFor,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
-  passageDocument,
 } from './service.js';
+export { buildPassageIndex, PASSAGE_ANALYSIS_STEP, passageDocument } from './passage-index.js';
 export type {
   AnswerSummary,
   AskOutcome,

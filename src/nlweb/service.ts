@@ -10,27 +10,18 @@ import type { Page, Passage, Site } from '../content/index.js';
 import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
-  buildIndex,
   compareKeys,
   prepareSnippetText,
   quoteSnippet,
   searchWithPlan,
   type PreparedText,
-  type SearchDocument,
   type SearchIndex,
   type SearchOutcome,
   type SearchResult,
 } from '../search/index.js';
 import { LruCache } from './lru.js';
-import {
-  findCopies,
-  inScope,
-  type CopyGroups,
-  LINK_LIST_BOOST,
-  linkListSections,
-  nameMatch,
-  pageNames,
-} from './pages.js';
+import { findCopies, inScope, type CopyGroups, nameMatch, pageNames } from './pages.js';
+import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
 
@@ -418,58 +409,6 @@ export function answerMeta(
     ...(query.conversationId !== null ? { conversation_id: query.conversationId } : {}),
     request_id: requestId,
   };
-}
-
-const linkLists = new WeakMap<Page, Set<string | null>>();
-
-/** The text before the page's first heading, else its first section in key order. */
-function leadPassage(page: Page): Passage | undefined {
-  let lead: Passage | undefined;
-  for (const p of page.passages) {
-    if (p.anchor === null) return p;
-    if (!lead || compareKeys(p.key, lead.key) < 0) lead = p;
-  }
-  return lead;
-}
-
-/**
- * The index of every passage of these pages, as the ask service searches it (the generation
- * worker builds it with this too). The documents are not kept: ~1 MB of joined headings on a
- * large site.
- */
-export function buildPassageIndex(pages: readonly Page[]): SearchIndex {
-  return buildIndex(pages.flatMap((page) => page.passages.map((passage) => passageDocument(page, passage))));
-}
-
-/**
- * What the index holds for one passage: title = page title, headings = heading path below the
- * title joined with " > " (for the page's first passage, also its aliases, keywords and tags),
- * body = passage text; a link-list section weighs LINK_LIST_BOOST. Exported so the benchmark
- * indexes exactly this.
- */
-export function passageDocument(page: Page, passage: Passage): SearchDocument {
-  let lists = linkLists.get(page);
-  if (!lists) linkLists.set(page, (lists = linkListSections(page)));
-  const headings = headingsBelowTitle(page, passage).join(' > ');
-  const names =
-    passage === leadPassage(page)
-      ? [...(page.aliases ?? []), ...(page.keywords ?? []), ...page.tags].join(' ; ')
-      : '';
-  return {
-    key: passage.key,
-    fields: {
-      title: page.title,
-      headings: names === '' ? headings : headings === '' ? names : `${headings} ; ${names}`,
-      body: passage.text,
-    },
-    ...(lists.has(passage.anchor) ? { boost: LINK_LIST_BOOST } : {}),
-  };
-}
-
-/** The heading path without a leading copy of the page title (the title is its own field). */
-function headingsBelowTitle(page: Page, passage: Passage): string[] {
-  const path = passage.headingPath;
-  return path.length > 0 && path[0] === page.title ? path.slice(1) : [...path];
 }
 
 function isDocumentation(url: string): boolean {

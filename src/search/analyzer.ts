@@ -179,18 +179,40 @@ function foldPiece(raw: string): string {
  * snippet code to locate words; never for indexing).
  */
 export function analyzeTokens(text: string, keepStopWords = false): AnalyzedToken[] {
-  const out: AnalyzedToken[] = [];
+  const sink = new TokenList();
+  scanWords(text, sink, keepStopWords);
+  return sink.tokens;
+}
+
+/**
+ * Receives the words of a text in order, folded but not stemmed: a word's term is
+ * stemWord(folded), always. An index build numbers each distinct folded word once instead of
+ * stemming and looking up every token (most of analysing a large site).
+ */
+export interface WordSink {
+  /** `primary` is false for the joined form of a compound, which adds no length. */
+  word(folded: string, start: number, end: number, primary: boolean): void;
+}
+
+class TokenList implements WordSink {
+  readonly tokens: AnalyzedToken[] = [];
+  word(folded: string, start: number, end: number, primary: boolean): void {
+    this.tokens.push({ term: stemWord(folded), folded, start, end, primary });
+  }
+}
+
+/** The words analyzeTokens makes tokens of, given to `sink` (stop words left out unless kept). */
+export function scanWords(text: string, sink: WordSink, keepStopWords = false): void {
   if (ASCII_TEXT_RE.test(text)) {
-    analyzeAsciiTokens(text, keepStopWords, out);
-    return out;
+    analyzeAsciiTokens(text, keepStopWords, sink);
+    return;
   }
   TOKEN_RE.lastIndex = 0;
   for (let m = TOKEN_RE.exec(text); m !== null; m = TOKEN_RE.exec(text)) {
     const raw = m[0];
-    if (PART_SEP_RE.test(raw)) analyzeCompound(out, raw, m.index, keepStopWords);
-    else pushWord(out, foldPiece(raw), m.index, m.index + raw.length, keepStopWords);
+    if (PART_SEP_RE.test(raw)) analyzeCompound(sink, raw, m.index, keepStopWords);
+    else pushWord(sink, foldPiece(raw), m.index, m.index + raw.length, keepStopWords);
   }
-  return out;
 }
 
 const ASCII_TEXT_RE = /^[^\u0080-\uffff]*$/;
@@ -205,7 +227,7 @@ function isAsciiAlnum(c: number): boolean {
  * which also tells which tokens have a separator, so plain words skip the compound and apostrophe
  * handling. (Most text on the sites served is ASCII; a test compares the two paths.)
  */
-function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: AnalyzedToken[]): void {
+function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: WordSink): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -238,7 +260,7 @@ function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: AnalyzedT
  * of one character ("e" of "e-mail", the letters of "U.S.A.") are not terms on their own; they
  * live on in the joined form.
  */
-function analyzeCompound(out: AnalyzedToken[], raw: string, start: number, keepStopWords: boolean): void {
+function analyzeCompound(out: WordSink, raw: string, start: number, keepStopWords: boolean): void {
   const folded: string[] = [];
   let separatorsAreDots = true;
   let partStart = start;
@@ -263,16 +285,16 @@ function analyzeCompound(out: AnalyzedToken[], raw: string, start: number, keepS
     return;
   }
   const numeric = separatorsAreDots && folded.every((f) => DIGITS_RE.test(f));
+  // "3.14" keeps its dots; stemWord leaves anything but ASCII letters as it is.
   const joined = numeric ? folded.join('.') : folded.join('');
   if (joined.length > MAX_TERM_LENGTH) return;
-  const term = numeric ? joined : stemWord(joined);
   // The joined form adds no length, unless it is the compound's only term.
-  out.push({ term, folded: joined, start, end: start + raw.length, primary: pushedParts === 0 });
+  out.word(joined, start, start + raw.length, pushedParts === 0);
 }
 
 /** Adds a word unless it is empty, too long or a stop word; returns whether it was added. */
 function pushWord(
-  out: AnalyzedToken[],
+  out: WordSink,
   folded: string,
   start: number,
   end: number,
@@ -280,7 +302,7 @@ function pushWord(
 ): boolean {
   if (folded.length === 0 || folded.length > MAX_TERM_LENGTH) return false;
   if (!keepStopWords && STOP_WORDS.has(folded)) return false;
-  out.push({ term: stemWord(folded), folded, start, end, primary: true });
+  out.word(folded, start, end, true);
   return true;
 }
 

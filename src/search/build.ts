@@ -17,7 +17,7 @@
  *   query weight · idf · postWeight.
  */
 
-import { analyzeTokens } from './analyzer.js';
+import { scanWords, stemWord, type WordSink } from './analyzer.js';
 import { compareKeys } from './keys.js';
 import type { RankingOptions, RankingOverrides, SearchDocument } from './options.js';
 import { FIELD_NAMES, resolveRanking } from './options.js';
@@ -100,6 +100,67 @@ export interface SearchIndex {
 
 export interface BuildOptions {
   ranking?: RankingOverrides;
+  /**
+   * Documents already analysed (analyseDocuments, in other threads): their tokens are taken from
+   * here instead of analysing their fields again. Documents in none of them are analysed here. The
+   * index is the same either way.
+   */
+  analysed?: readonly AnalysedDocuments[];
+}
+
+/**
+ * What analyzeTokens gives for each field of some documents, numbered within this batch so that
+ * it crosses threads as a few arrays: a batch made in a parse worker spares the index build the
+ * analysis, most of its time.
+ */
+export interface AnalysedDocuments {
+  /** The documents' keys, in the order analysed. */
+  keys: string[];
+  /** Per batch word number: the folded word and its index term (the term follows from the word). */
+  folded: string[];
+  terms: string[];
+  /** Where field f of the i-th document starts in `tokens` (index 3i + f), and one past the last. */
+  starts: Uint32Array;
+  /** Batch word numbers in text order; ~n for the joined form of a compound (not a word of its own). */
+  tokens: Int32Array;
+  /**
+   * The length of each field analysed (index 3i + f): a document given to buildIndex whose fields
+   * have other lengths is analysed again rather than matched to these tokens.
+   */
+  lengths: Uint32Array;
+}
+
+/** Analyses the fields of `docs` for a later buildIndex (see BuildOptions.analysed). */
+export function analyseDocuments(docs: readonly SearchDocument[]): AnalysedDocuments {
+  const numberOf = new Map<string, number>();
+  const folded: string[] = [];
+  const terms: string[] = [];
+  const starts = new Uint32Array(docs.length * FIELD_COUNT + 1);
+  const lengths = new Uint32Array(docs.length * FIELD_COUNT);
+  const tokens = new I32Builder(1 << 16);
+  const sink: WordSink = {
+    word(word, _start, _end, primary) {
+      let n = numberOf.get(word);
+      if (n === undefined) {
+        n = folded.length;
+        numberOf.set(word, n);
+        folded.push(word);
+        terms.push(stemWord(word));
+      }
+      tokens.push(primary ? n : ~n);
+    },
+  };
+  docs.forEach((doc, i) => {
+    checkDocument(doc, i);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const text = doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']];
+      starts[i * FIELD_COUNT + f] = tokens.length;
+      lengths[i * FIELD_COUNT + f] = text.length;
+      scanWords(text, sink);
+    }
+  });
+  starts[docs.length * FIELD_COUNT] = tokens.length;
+  return { keys: docs.map((doc) => doc.key), folded, terms, starts, tokens: tokens.finish(), lengths };
 }
 
 /** A growable Int32Array. */
@@ -161,43 +222,99 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
   const fieldLen = new Uint32Array(n * FIELD_COUNT);
   const totalLen = new Float64Array(FIELD_COUNT);
   let postingCount = 0;
+  const termNumber = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = terms.length;
+      termIds.set(term, id);
+      terms.push(term);
+      if (id === dfList.length) {
+        const grownDf = new Uint32Array(dfList.length * 2);
+        grownDf.set(dfList);
+        dfList = grownDf;
+        const grownLast = new Int32Array(lastDoc.length * 2).fill(-1);
+        grownLast.set(lastDoc);
+        lastDoc = grownLast;
+      }
+    }
+    return id;
+  };
+  // Each analysed batch's word numbers → term numbers, filled as its words are first met (in
+  // document order, so terms are numbered as if analysed here). A key analysed twice (two pages
+  // claiming one URL: one of them is dropped) is analysed here instead.
+  type Analysed = { batch: AnalysedDocuments; doc: number; termOf: Int32Array } | null;
+  const batchOf = new Map<string, Analysed>();
+  for (const batch of options.analysed ?? []) {
+    const termOf = new Int32Array(batch.folded.length).fill(-1);
+    batch.keys.forEach((key, doc) => batchOf.set(key, batchOf.has(key) ? null : { batch, doc, termOf }));
+  }
+  const analysedAs = (doc: SearchDocument): Analysed => {
+    const found = batchOf.get(doc.key);
+    if (!found) return null;
+    for (let f = 0; f < FIELD_COUNT; f++)
+      if (
+        found.batch.lengths[found.doc * FIELD_COUNT + f] !==
+        doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']].length
+      )
+        return null;
+    return found;
+  };
 
-  for (let d = 0; d < n; d++) {
+  // The document and field being read, and the field's length so far.
+  let d = 0;
+  let len = 0;
+  const count = (id: number, primary: boolean) => {
+    if (lastDoc[id] !== d) {
+      lastDoc[id] = d;
+      (dfList[id] as number)++;
+      postingCount++;
+    }
+    if (primary) {
+      fwd.push(id);
+      len++;
+    } else {
+      fwd.push(~id);
+    }
+  };
+  // A folded word always gives the same term: each distinct word is stemmed and numbered once.
+  const sink: WordSink = {
+    word(folded, _start, _end, primary) {
+      let id = wordTerm.get(folded);
+      if (id === undefined) {
+        id = termNumber(stemWord(folded));
+        wordTerm.set(folded, id);
+      }
+      count(id, primary);
+    },
+  };
+
+  for (d = 0; d < n; d++) {
     const doc = sorted[d] as SearchDocument;
     const text = `${doc.fields.headings}\u0000${doc.fields.body}`;
     const first = firstWithText.get(text);
     copyOf[d] = first ?? d;
     if (first === undefined) firstWithText.set(text, d);
+    const analysed = analysedAs(doc);
     for (let f = 0; f < FIELD_COUNT; f++) {
       fwdStart[d * FIELD_COUNT + f] = fwd.length;
-      let len = 0;
-      for (const tok of analyzeTokens(doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']])) {
-        let id = termIds.get(tok.term);
-        if (id === undefined) {
-          id = terms.length;
-          termIds.set(tok.term, id);
-          terms.push(tok.term);
-          if (id === dfList.length) {
-            const grownDf = new Uint32Array(dfList.length * 2);
-            grownDf.set(dfList);
-            dfList = grownDf;
-            const grownLast = new Int32Array(lastDoc.length * 2).fill(-1);
-            grownLast.set(lastDoc);
-            lastDoc = grownLast;
+      len = 0;
+      if (analysed) {
+        const { batch, termOf } = analysed;
+        const at = analysed.doc * FIELD_COUNT + f;
+        const to = batch.starts[at + 1] as number;
+        for (let k = batch.starts[at] as number; k < to; k++) {
+          const v = batch.tokens[k] as number;
+          const n = v < 0 ? ~v : v;
+          let id = termOf[n] as number;
+          if (id < 0) {
+            id = termOf[n] = termNumber(batch.terms[n] as string);
+            const folded = batch.folded[n] as string;
+            if (!wordTerm.has(folded)) wordTerm.set(folded, id);
           }
+          count(id, v >= 0);
         }
-        if (!wordTerm.has(tok.folded)) wordTerm.set(tok.folded, id);
-        if (lastDoc[id] !== d) {
-          lastDoc[id] = d;
-          (dfList[id] as number)++;
-          postingCount++;
-        }
-        if (tok.primary) {
-          fwd.push(id);
-          len++;
-        } else {
-          fwd.push(~id);
-        }
+      } else {
+        scanWords(doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']], sink);
       }
       fieldLen[d * FIELD_COUNT + f] = len;
       (totalLen[f] as number) += len;

@@ -14,8 +14,8 @@ export {
   STOP_WORDS,
 } from './analyzer.js';
 export type { AnalyzedToken, QueryTerm } from './analyzer.js';
-export { buildIndex, indexStats, withRanking } from './build.js';
-export type { BuildOptions, IndexStats, SearchIndex } from './build.js';
+export { analyseDocuments, buildIndex, indexStats, withRanking } from './build.js';
+export type { AnalysedDocuments, BuildOptions, IndexStats, SearchIndex } from './build.js';
 export { compareKeys } from './keys.js';
 export { DEFAULT_RANKING, FIELD_NAMES, PLAIN_BM25, resolveRanking } from './options.js';
 export type {
