@@ -243,8 +243,12 @@ function inlineText(token: Token | undefined): string {
   return text;
 }
 
+/** Whitespace that collapseWhitespace would change: any but a lone space between two words. */
+const UNCOLLAPSED_RE = /[^\S ]| {2}|^ | $/;
+
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Most text (a paragraph's, a heading's) has nothing to collapse: a test is cheaper than a copy.
+  return UNCOLLAPSED_RE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;

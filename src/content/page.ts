@@ -115,8 +115,13 @@ function buildPassages(
       headingPath = [title, section.heading];
     } else headingPath = sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
     // Collapsed: search and snippets read words, not line breaks, and the ask service quotes this
-    // very string instead of keeping a collapsed copy of every passage.
-    const text = collapseWhitespace(section.text);
+    // very string instead of keeping a collapsed copy of every passage. Line by line: most lines
+    // are a block's text, collapsed already (what collapseWhitespace of the whole would give).
+    const text = section.text
+      .split('\n')
+      .map(collapseWhitespace)
+      .filter((line) => line !== '')
+      .join(' ');
     if (text === '') continue;
     passages.push({
       key: section.anchor === null ? url : `${url}#${section.anchor}`,
