@@ -21,6 +21,5 @@ export { MIN_FILES_FOR_WORKERS, startModuleWorker } from './parallel.js';
 export { readContentInWorker, type ContentReading, type ContentSummary } from './read-in-worker.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
-export { linkListAnchors } from './link-lists.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
 export { strongEtag } from './etag.js';

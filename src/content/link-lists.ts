@@ -1,46 +1,65 @@
 /**
- * Which sections of a rendered page are link lists ("Related", "See also", a list of links to other
- * pages): search weighs them little. Worked out from the HTML while it exists (at load time: the
- * HTML itself is not kept), so answering never renders a page.
+ * Which sections of a page are link lists ("Related", "See also", a list of links to other pages):
+ * search weighs them little. Worked out from the parsed Markdown as it is walked (renderMarkdown),
+ * so loading a page renders no HTML and answering never renders a page.
+ *
+ * A section runs from one heading (any level) to the next; the text before the first heading is
+ * the section null. Text is counted as the page's HTML shows it: characters other than
+ * whitespace, with `&`, `<`, `>` and `"` as the entities the HTML writes for them (the measure
+ * this used when it read the rendered HTML, kept so no page's sections changed).
  */
-
-const HEADING_SPLIT_RE = /<h[1-6][^>]*\sid="([^"]*)"[^>]*>/g;
-const LINK_RE = /<a\s[^>]*>([\s\S]*?)<\/a>/g;
-const TAG_RE = /<[^>]+>/g;
 
 /** Share of a section's text inside links (with at least two links) that makes it a link list. */
 const LINKED_SHARE = 0.6;
 
-function textLength(html: string): number {
-  return html.replace(TAG_RE, '').replace(/\s+/g, '').length;
+/** What JavaScript's \s matches: whitespace, which does not count. */
+const WHITESPACE_RE = /\s/;
+
+/** The length of `text` as counted: non-whitespace characters, escaped as in HTML. */
+export function shownLength(text: string): number {
+  let length = 0;
+  for (const char of text) {
+    if (char === '&') length += 5;
+    else if (char === '<' || char === '>') length += 4;
+    else if (char === '"') length += 6;
+    else if (!WHITESPACE_RE.test(char)) length += char.length;
+  }
+  return length;
 }
 
-/**
- * The anchors (null for the text before the first heading) of the sections with at least two
- * links making up most of their text, in page order.
- */
-export function linkListAnchors(html: string): (string | null)[] {
-  const chunks: { anchor: string | null; html: string }[] = [];
-  let last = 0;
-  let anchor: string | null = null;
-  for (const m of html.matchAll(HEADING_SPLIT_RE)) {
-    chunks.push({ anchor, html: html.slice(last, m.index) });
-    anchor = m[1] ?? null;
-    last = m.index + m[0].length;
+export class LinkListTally {
+  readonly #found: (string | null)[] = [];
+  #anchor: string | null = null;
+  #total = 0;
+  #linked = 0;
+  #links = 0;
+
+  /** A heading starts a new section (its own text is not part of it). */
+  heading(anchor: string): void {
+    this.#close();
+    this.#anchor = anchor;
   }
-  chunks.push({ anchor, html: html.slice(last) });
-  const out: (string | null)[] = [];
-  for (const chunk of chunks) {
-    // The heading's own text ends the chunk's first element.
-    const body = chunk.anchor === null ? chunk.html : chunk.html.replace(/^[\s\S]*?<\/h[1-6]>/, '');
-    const total = textLength(body);
-    let linked = 0;
-    let links = 0;
-    for (const m of body.matchAll(LINK_RE)) {
-      links++;
-      linked += textLength(m[1] ?? '');
-    }
-    if (links >= 2 && total > 0 && linked / total >= LINKED_SHARE) out.push(chunk.anchor);
+
+  /** Shown text of the section, inside a link or not. */
+  text(text: string, inLink: boolean): void {
+    const length = shownLength(text);
+    this.#total += length;
+    if (inLink) this.#linked += length;
   }
-  return out;
+
+  link(): void {
+    this.#links += 1;
+  }
+
+  /** The anchors of the sections that are link lists, in page order. */
+  anchors(): (string | null)[] {
+    this.#close();
+    return this.#found;
+  }
+
+  #close(): void {
+    if (this.#links >= 2 && this.#total > 0 && this.#linked / this.#total >= LINKED_SHARE)
+      this.#found.push(this.#anchor);
+    this.#total = this.#linked = this.#links = 0;
+  }
 }

@@ -7,6 +7,7 @@ import type { default as MarkdownItConstructor, MarkdownIt } from 'markdown-it';
 import type { Token } from 'markdown-it';
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
+import { LinkListTally } from './link-lists.js';
 import { AnchorAllocator } from './slug.js';
 import type { Heading } from './types.js';
 import { encodePagePath, urlForSourcePath } from './urls.js';
@@ -49,6 +50,8 @@ export interface RenderOptions {
   knownTitle?: string;
   /** Element ids the surrounding layout uses (`main`, a form's id): headings get another anchor. */
   reservedAnchors?: Iterable<string>;
+  /** False to leave the HTML out (html is then ''): loading a page needs only the rest. */
+  html?: boolean;
 }
 
 /** The text between two splitting headings (levels 2–3 at the top level of the document). */
@@ -82,6 +85,8 @@ export interface RenderedMarkdown {
   /** Plain text of the first paragraph (at the top level or in a blockquote), for a description. */
   leadParagraph: string;
   links: MarkdownLink[];
+  /** The anchors of the sections that are link lists (null for the text before the first heading). */
+  linkListAnchors: (string | null)[];
 }
 
 /** Renders one Markdown string (no front matter) with the site's rules. */
@@ -126,10 +131,15 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
   const containers: string[] = [];
   let tableRow: string[] | null = null;
   let blockLine: number | null = null;
+  const linkLists = new LinkListTally();
+  // The inline token holding the heading's own text, which is not its section's.
+  let headingText = -1;
 
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i]!;
     if (token.map) blockLine = token.map[0];
+    if (token.type === 'inline' && i !== headingText) tallyInline(token, linkLists);
+    else if (token.type === 'fence' || token.type === 'code_block') linkLists.text(token.content, false);
     switch (token.type) {
       case 'heading_open': {
         // The page title is the only h1 on a page: a body h1 is a section heading.
@@ -143,6 +153,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
         const anchor = anchors.allocate(text);
         token.attrSet('id', anchor);
         headings.push({ level, text, anchor });
+        linkLists.heading(anchor);
+        headingText = i + 1;
         if (token.level === 0 && level <= 3) {
           sections.push(finishSection(current));
           current = { anchor, level, heading: text, lines: [] };
@@ -195,14 +207,38 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
   sections.push(finishSection(current));
 
   return {
-    html: markdownIt.renderer.render(tokens, markdownIt.options, {}),
+    html: options.html === false ? '' : markdownIt.renderer.render(tokens, markdownIt.options, {}),
     headings,
     sections,
     headingTitle,
     headingTitleLines,
     leadParagraph: leadParagraph ?? '',
     links,
+    linkListAnchors: linkLists.anchors(),
   };
+}
+
+/** Counts an inline token's shown text and links for the link-list tally (image alt text is not shown). */
+function tallyInline(inline: Token, tally: LinkListTally): void {
+  let inLink = false;
+  for (const child of inline.children ?? []) {
+    switch (child.type) {
+      case 'link_open':
+        tally.link();
+        inLink = true;
+        break;
+      case 'link_close':
+        inLink = false;
+        break;
+      case 'text':
+      case 'text_special':
+      case 'code_inline':
+        tally.text(child.content, inLink);
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 function finishSection(section: {

@@ -5,7 +5,6 @@ import { collapseWhitespace, renderMarkdown } from './markdown.js';
 import { summarize } from './summary.js';
 import type { Page, Passage } from './types.js';
 import { urlForSourcePath } from './urls.js';
-import { linkListAnchors } from './link-lists.js';
 
 export interface SourceFile {
   sourcePath: string;
@@ -44,6 +43,7 @@ export function buildPage(
     titleFromHeading: fields.title === null,
     knownTitle: fields.title ?? undefined,
     reservedAnchors: options.reservedAnchors,
+    html: false,
   });
   const title = fields.title ?? rendered.headingTitle;
   if (title === null) {
@@ -82,7 +82,7 @@ export function buildPage(
     markdown: removeLines(split.body, rendered.headingTitleLines),
     headings: rendered.headings,
     passages: buildPassages(url, title, description, rendered.sections),
-    linkListAnchors: linkListAnchors(rendered.html),
+    linkListAnchors: rendered.linkListAnchors,
     frontMatter: split.data,
   };
 }

@@ -1,7 +1,7 @@
 import { loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
 import type { NlWebResponse } from '../../src/contract/index.js';
 import type { AskServiceOptions } from '../../src/nlweb/index.js';
-import { linkListAnchors } from '../../src/content/index.js';
+import { renderMarkdown } from '../../src/content/index.js';
 import { contentFolder } from '../support/files.js';
 import { startAskServer, type AskApp } from '../support/servers.js';
 
@@ -161,8 +161,8 @@ export interface HandPage {
   tags?: string[];
   keywords?: string[];
   aliases?: string[];
-  /** Rendered body (for what is read from the HTML, such as link lists); empty by default. */
-  html?: string;
+  /** The body in Markdown (for what is read from it, such as link lists); empty by default. */
+  markdown?: string;
   sections?: HandSection[];
 }
 
@@ -201,7 +201,7 @@ export function handSite(name: string, pages: HandPage[]): Site {
       order: null,
       form: null,
       markdown: '',
-      linkListAnchors: linkListAnchors(p.html ?? ''),
+      linkListAnchors: renderMarkdown(p.markdown ?? '', { html: false }).linkListAnchors,
       headings: sections.map((s) => ({ level: 2, text: s.heading, anchor: slug(s.heading) })),
       passages,
       frontMatter: {},

@@ -97,9 +97,8 @@ describe('content-aware weighting', () => {
         title: 'Guide',
         lead: 'Start here.',
         sections: [{ heading: 'Further', text: 'Protocol amendments explained. Amendment checklists.' }],
-        html:
-          '<p>Start here.</p><h2 id="further">Further</h2><ul><li><a href="/a">Protocol amendments explained</a></li>' +
-          '<li><a href="/b">Amendment checklists</a></li></ul>',
+        markdown:
+          'Start here.\n\n## Further\n\n- [Protocol amendments explained](/a)\n- [Amendment checklists](/b)\n',
       },
       {
         url: '/imports',
