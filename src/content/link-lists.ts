@@ -12,17 +12,32 @@
 /** Share of a section's text inside links (with at least two links) that makes it a link list. */
 const LINKED_SHARE = 0.6;
 
-/** What JavaScript's \s matches: whitespace, which does not count. */
-const WHITESPACE_RE = /\s/;
+/** Whether a UTF-16 unit is whitespace as JavaScript's \s has it (which does not count). */
+function isWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
-/** The length of `text` as counted: non-whitespace characters, escaped as in HTML. */
+/** The length of `text` as counted: non-whitespace UTF-16 units, `&<>"` as their HTML entities. */
 export function shownLength(text: string): number {
   let length = 0;
-  for (const char of text) {
-    if (char === '&') length += 5;
-    else if (char === '<' || char === '>') length += 4;
-    else if (char === '"') length += 6;
-    else if (!WHITESPACE_RE.test(char)) length += char.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 38 /* & */) length += 5;
+    else if (code === 60 /* < */ || code === 62 /* > */) length += 4;
+    else if (code === 34 /* " */) length += 6;
+    else if (!isWhitespace(code)) length += 1;
   }
   return length;
 }

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { renderMarkdown } from '../../src/content/index.js';
+import { shownLength } from '../../src/content/link-lists.js';
 import { REPO_ROOT } from '../support/files.js';
 
 /**
@@ -86,5 +87,16 @@ describe('link-list sections', () => {
       '## Prose\n\nA [link](/a) in a sentence that goes on and on about it.\n\n## See\n\n- [One page](/one)\n- [Another page](/two)\n\n## One link\n\n[Only](/only)\n',
     );
     expect(linkListAnchors).toEqual(['see']);
+  });
+});
+
+describe('shownLength', () => {
+  it('counts what the HTML shows: no whitespace (as \\s has it), entities for & < > "', () => {
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const char = String.fromCharCode(code);
+      const escaped = char.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+      expect(shownLength(char), `U+${code.toString(16)}`).toBe(escaped.replace(/\s+/g, '').length);
+    }
+    expect(shownLength('a 😀\tb&')).toBe(9);
   });
 });
