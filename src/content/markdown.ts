@@ -127,7 +127,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
     lines: [],
   };
   let leadParagraph: string | null = null;
-  // Containers the walk is inside, to tell a top-level paragraph from one in a list or table.
+  // Containers the walk is inside (their opening token types), to tell a top-level paragraph from
+  // one in a list or table.
   const containers: string[] = [];
   let tableRow: string[] | null = null;
   let blockLine: number | null = null;
@@ -171,11 +172,10 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
         const text = collapseWhitespace(inlineText(token));
         if (tableRow) tableRow.push(text);
         else if (text !== '') current.lines.push(text);
-        const parent = containers.at(-1);
         if (
           leadParagraph === null &&
-          parent === 'paragraph' &&
-          containers.slice(0, -1).every((kind) => kind === 'blockquote') &&
+          containers.at(-1) === 'paragraph_open' &&
+          containers.slice(0, -1).every((kind) => kind === 'blockquote_open') &&
           text !== ''
         )
           leadParagraph = text;
@@ -201,7 +201,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): R
       default:
         break;
     }
-    if (token.nesting === 1) containers.push(token.type.replace(/_open$/, ''));
+    if (token.nesting === 1) containers.push(token.type);
     else if (token.nesting === -1) containers.pop();
   }
   sections.push(finishSection(current));
