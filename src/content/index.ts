@@ -17,7 +17,7 @@ export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type Rende
 export { htmlOf, markdownOf } from './markdown-twin.js';
 export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
-export { MIN_FILES_FOR_WORKERS, startModuleWorker } from './parallel.js';
+export { defaultWorkerCount, MIN_FILES_FOR_WORKERS, startModuleWorker, startParseWorkers } from './parallel.js';
 export { readContentInWorker, type ContentReading, type ContentSummary } from './read-in-worker.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';

@@ -104,7 +104,10 @@ export async function buildPages(
   const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
   const step = options.step;
   const workers = Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
-  if (workers === 0) return buildShare({ files, sourcePaths, options: pageOptions, step });
+  if (workers === 0) {
+    for (const unused of spareParseWorkers.splice(0)) void unused.terminate();
+    return buildShare({ files, sourcePaths, options: pageOptions, step });
+  }
 
   // Contiguous shares by text length (a few long pages must not land in one share); see
   // LOCAL_SHARE_WEIGHT.
@@ -112,6 +115,7 @@ export async function buildPages(
   const remote = shares
     .slice(1)
     .map((share) => runWorker({ files: share, sourcePaths, options: pageOptions, step }));
+  for (const unused of spareParseWorkers.splice(0)) void unused.terminate();
   const local = await buildShare({ files: shares[0]!, sourcePaths, options: pageOptions, step });
   const results = [local, ...(await Promise.all(remote))];
   return {
@@ -175,9 +179,28 @@ function moduleUrl(modulePath: string): URL {
   return new URL(`../${modulePath}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 }
 
+/** Parse workers started ahead (startParseWorkers), waiting for a job. */
+const spareParseWorkers: Worker[] = [];
+
+/**
+ * Starts `count` parse workers now, for the next buildPages to use: a thread, its isolate and
+ * markdown-it take ~0.1 s to start, which a caller that knows a build is coming (the first load
+ * of a folder without a snapshot) can spend while the folder is read. The next buildPages ends
+ * those it does not use.
+ */
+export function startParseWorkers(count: number): void {
+  for (let i = 0; i < count; i++) spareParseWorkers.push(startModuleWorker('content/parse-worker', null));
+}
+
+/** How many parse workers started ahead are waiting for a job. */
+export function spareParseWorkerCount(): number {
+  return spareParseWorkers.length;
+}
+
 function runWorker(job: ParseJob): Promise<BuiltPages> {
   return new Promise((resolve, reject) => {
-    const worker = startModuleWorker('content/parse-worker', job);
+    const worker = spareParseWorkers.shift() ?? startModuleWorker('content/parse-worker', null);
+    worker.postMessage(job);
     let answered = false;
     worker.once('message', (result: BuiltPages) => {
       answered = true;

@@ -1,9 +1,12 @@
 /**
- * A page-building worker thread (see parallel.ts): builds the pages of its share, runs the job's
- * page step on them, and posts both back.
+ * A page-building worker thread (see parallel.ts): waits for its share, builds its pages, runs the
+ * job's page step on them, and posts both back.
  */
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { buildShare, type ParseJob } from './parallel.js';
 
-parentPort!.postMessage(await buildShare(workerData as ParseJob));
+// The job comes as a message, so that the worker can be started before it is known.
+parentPort!.once('message', (job: ParseJob) => {
+  void buildShare(job).then((built) => parentPort!.postMessage(built));
+});

@@ -11,7 +11,7 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildSite, type Page } from '../content/index.js';
+import { buildSite, startParseWorkers, type Page } from '../content/index.js';
 import {
   buildPassageIndex,
   createAskService,
@@ -36,9 +36,13 @@ let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups } | null = 
 
 port.on('message', (job: GenerationJob) => void run(job));
 
+const ahead = workerData as GenerationWorkerData;
+// A first load without a snapshot starts this worker while it reads the folder: the parse workers
+// start now too, so every thread is ready when the files are.
+if (ahead.parseWorkers > 0) startParseWorkers(ahead.parseWorkers);
 // The surface words of the index serving now, stemmed while the reload reads the folder: indexing
 // then finds nearly every word in the analyzer's cache instead of stemming it (a fifth of its time).
-for (const word of (workerData as GenerationWorkerData).warmUpWords) stemWord(word);
+for (const word of ahead.warmUpWords) stemWord(word);
 
 async function run(job: GenerationJob): Promise<void> {
   try {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -7,6 +8,7 @@ import type { Config } from '../config/index.js';
 import {
   buildSite,
   CONTENT_MODEL_VERSION,
+  defaultWorkerCount,
   filesToRebuild,
   MIN_FILES_FOR_WORKERS,
   readContent,
@@ -168,7 +170,7 @@ export async function loadContent(
   logger: Logger,
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
-  let spare = options.worker ?? null;
+  let spare = options.worker ?? (startsAhead(config, options) ? aheadOfFirstBuild() : null);
   let taken: GenerationWorker | null = null;
   const takeWorker = () => {
     taken = spare ?? new GenerationWorker();
@@ -185,6 +187,23 @@ export async function loadContent(
     spare?.end();
   }
 }
+
+/**
+ * Whether a first load should start its build's threads before reading: when there is no snapshot
+ * to start from, a folder large enough for workers is built in them, and their start (~0.1 s each,
+ * one after the other) overlaps the read. A small folder then ends them unused, once per DATA_DIR.
+ */
+function startsAhead(config: Pick<Config, 'dataDir'>, options: LoadContentOptions): boolean {
+  return (
+    options.previous === undefined &&
+    options.unlessHash === undefined &&
+    options.buildInWorker !== false &&
+    !existsSync(join(config.dataDir, SNAPSHOT_FILE))
+  );
+}
+
+const aheadOfFirstBuild = () =>
+  new GenerationWorker({ parseWorkers: defaultWorkerCount(MIN_FILES_FOR_WORKERS) });
 
 async function load(
   config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
@@ -473,6 +492,8 @@ export type GenerationMessage =
 export interface GenerationWorkerData {
   /** Words to stem while waiting for a job: likely the ones the job will index. */
   warmUpWords: readonly string[];
+  /** Parse workers to start while waiting for a job (a 'site' job will use them). */
+  parseWorkers: number;
 }
 
 type GenerationAnswer<K extends GenerationMessage['kind']> = Extract<
@@ -491,9 +512,12 @@ export class GenerationWorker {
   #waiter: { resolve: (message: GenerationMessage) => void; reject: (error: Error) => void } | null = null;
   #gone: Error | null = null;
 
-  /** `warmUpWords`: what the worker stems while it waits (see generation-worker.ts). */
-  constructor(warmUpWords: readonly string[] = []) {
-    const data: GenerationWorkerData = { warmUpWords };
+  /** What the worker does while it waits for its job (see GenerationWorkerData). */
+  constructor(ahead: Partial<GenerationWorkerData> = {}) {
+    const data: GenerationWorkerData = {
+      warmUpWords: ahead.warmUpWords ?? [],
+      parseWorkers: ahead.parseWorkers ?? 0,
+    };
     this.#worker = startModuleWorker('http/generation-worker', data);
     this.#worker.on('message', (message: GenerationMessage) => {
       const waiter = this.#waiter;
@@ -625,7 +649,7 @@ export class ContentReloader {
     // warming up on the words of the site serving (a page changed, most words stay).
     const worker =
       (this.#previous?.files.length ?? 0) >= MIN_FILES_FOR_WORKERS
-        ? new GenerationWorker(this.content.current.ask.index.core.vocabulary.words)
+        ? new GenerationWorker({ warmUpWords: this.content.current.ask.index.core.vocabulary.words })
         : undefined;
     let loaded: LoadedContent | null;
     try {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
-import { splitByLength } from '../../src/content/parallel.js';
+import { spareParseWorkerCount, splitByLength, startParseWorkers } from '../../src/content/parallel.js';
 import type { SourceFile } from '../../src/content/page.js';
 import { contentFolder } from '../support/files.js';
 
@@ -36,6 +36,19 @@ describe('building pages in worker threads', () => {
     expect(here.problems.some((p) => p.file === 'index.md' && p.message.includes('missing.md'))).toBe(true);
     expect(oneWorker).toEqual(here);
     expect(threeWorkers).toEqual(here);
+  });
+
+  it('uses workers started ahead, and ends those it does not use', async () => {
+    const root = contentFolder(files());
+    folders.push(root);
+    const here = await loadSite(root, { workers: 0 });
+    startParseWorkers(3);
+    expect(spareParseWorkerCount()).toBe(3);
+    expect(await loadSite(root, { workers: 1 })).toEqual(here);
+    expect(spareParseWorkerCount()).toBe(0);
+    startParseWorkers(1);
+    expect(await loadSite(root, { workers: 0 })).toEqual(here);
+    expect(spareParseWorkerCount()).toBe(0);
   });
 });
 

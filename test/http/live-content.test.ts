@@ -228,7 +228,7 @@ describe.each([
     const changed = '# Mirror care\n\nPolish with a soft cloth and vinegar.\n';
     const { load, contentDir } = setup();
     const first = await load({ buildInWorker: true });
-    const unused = new GenerationWorker(['mirror']);
+    const unused = new GenerationWorker({ warmUpWords: ['mirror'] });
     const config = { contentDir, dataDir: setup().dataDir, publicBaseUrl: 'https://www.example.test' };
     const silent = pino({ level: 'silent' });
     // Nothing changed: the worker started for the reload is not used.
@@ -236,7 +236,7 @@ describe.each([
     await expect(unused.next('indexed')).rejects.toThrow(/ended/);
 
     writeFileSync(join(contentDir, 'docs/mirror.md'), changed);
-    const ahead = new GenerationWorker(['mirror', 'polish', 'vinegar', 'kettles']);
+    const ahead = new GenerationWorker({ warmUpWords: ['mirror', 'polish', 'vinegar', 'kettles'] });
     const rebuilt = await load({ buildInWorker: true, previous: first.build, worker: ahead });
     expect(rebuilt.filesParsed).toBe(1);
     // Done with (the snapshot written), it is ended.
