@@ -11,7 +11,7 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildSite, startParseWorkers, type Page } from '../content/index.js';
+import { buildSite, fromWire, startParseWorkers, type Page } from '../content/index.js';
 import {
   buildPassageIndex,
   createAskService,
@@ -49,7 +49,8 @@ async function run(job: GenerationJob): Promise<void> {
     if (job.kind === 'site') {
       // The parse workers (and this thread, for its share) analyse the passages of the pages they
       // build, so the index is built from their analyses.
-      const built = await buildSite(job.content, { pageStep: PASSAGE_ANALYSIS_STEP });
+      const content = { ...fromWire(job.content), files: job.content.files };
+      const built = await buildSite(content, { pageStep: PASSAGE_ANALYSIS_STEP });
       const index = buildPassageIndex(built.site.pages, (built.pageStepResults ?? []) as AnalysedDocuments[]);
       const snapshot = snapshotOf(built, createAskService(built.site, job.publicBaseUrl, { index }));
       post({ kind: 'built', snapshot });

@@ -14,6 +14,7 @@ import {
   readContent,
   rebuildSite,
   startModuleWorker,
+  toWire,
   type ContentFiles,
   type ContentProblem,
   type ContentSummary,
@@ -23,6 +24,7 @@ import {
   type PreviousBuild,
   type Site,
   type SiteInfo,
+  type WireSummary,
 } from '../content/index.js';
 import { createAskService, type AskService, type CopyGroups, type StreamRegistry } from '../nlweb/index.js';
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
@@ -338,7 +340,7 @@ async function load(
     const generator = takeWorker();
     generator.send({
       kind: 'site',
-      content: files,
+      content: { ...toWire(files), files: files.files },
       publicBaseUrl: config.publicBaseUrl,
       snapshotFile: snapshotTarget,
       snapshotKey: key,
@@ -462,7 +464,8 @@ const heldBack = (page: Page): HeldBack => ({ markdown: page.markdown, frontMatt
 export type GenerationJob =
   | {
       kind: 'site';
-      content: ContentFiles;
+      /** The folder as read, in the form that crosses threads (see read-wire.ts). */
+      content: WireSummary & Pick<ContentFiles, 'files'>;
       publicBaseUrl: string;
       /** Where the worker writes the snapshot after answering; null for none. */
       snapshotFile: string | null;

@@ -73,6 +73,27 @@ describe.each([
 ])('content snapshot in DATA_DIR, reading $reading', ({ from }) => {
   const setup = () => setupFolders(from);
 
+  it('builds in a worker a folder whose _site.yaml cannot be used, reporting it (a symbol does not cross threads)', async () => {
+    const { load, contentDir } = setup();
+    writeFileSync(
+      join(contentDir, '_site.yaml'),
+      Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xff, 0xfe]),
+    );
+    const first = await load({ buildInWorker: true });
+    expect(first.source).toBe('built');
+    expect(first.problems).toContainEqual(
+      expect.objectContaining({
+        file: '_site.yaml',
+        severity: 'error',
+        message: expect.stringContaining('UTF-8'),
+      }),
+    );
+    expect(first.generation.site.pages.length).toBeGreaterThan(0);
+    const second = await load({ buildInWorker: true });
+    expect(second.source).toBe('snapshot');
+    expect(second.problems).toEqual(first.problems);
+  });
+
   it('is written by a load that built the site, and reused by the next load of the same content', async () => {
     const { load, records, snapshotFile } = setup();
     const first = await load();
