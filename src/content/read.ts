@@ -25,6 +25,11 @@ export interface ReadOptions {
    * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
    */
   reservedAnchors?: readonly string[];
+  /**
+   * Called once the folder is listed, before its files are read (not part of the hash): a caller
+   * can start what the build will need meanwhile.
+   */
+  onListed?: (sourcePaths: readonly string[]) => void;
 }
 
 /**
@@ -82,6 +87,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   let siteInfoText: string | null | typeof UNREADABLE = null;
   if (exists) {
     sourcePaths = await findSources(root, report);
+    options.onListed?.(sourcePaths);
     [files, siteInfoText] = await Promise.all([readAll(root, sourcePaths, report), readSiteInfoFile(root, report)]);
   } else
     report('.', {

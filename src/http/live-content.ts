@@ -172,15 +172,23 @@ export async function loadContent(
   logger: Logger,
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
-  let spare = options.worker ?? (startsAhead(config, options) ? aheadOfFirstBuild() : null);
+  let spare = options.worker ?? null;
   let taken: GenerationWorker | null = null;
   const takeWorker = () => {
     taken = spare ?? new GenerationWorker();
     spare = null;
     return taken;
   };
+  // A first load with no snapshot of a folder large enough for workers starts them once it is
+  // listed: their start (~0.1 s each, one after the other) overlaps reading the files.
+  const onListed = startsAhead(config, options)
+    ? (sourcePaths: readonly string[]) => {
+        if (spare === null && taken === null && sourcePaths.length >= MIN_FILES_FOR_WORKERS)
+          spare = new GenerationWorker({ parseWorkers: defaultWorkerCount(sourcePaths.length) });
+      }
+    : undefined;
   try {
-    return await load(config, logger, options, takeWorker);
+    return await load(config, logger, options, takeWorker, onListed);
   } catch (error) {
     // A load that failed has no snapshot to save: its worker is not waited for.
     (taken as GenerationWorker | null)?.end();
@@ -190,11 +198,7 @@ export async function loadContent(
   }
 }
 
-/**
- * Whether a first load should start its build's threads before reading: when there is no snapshot
- * to start from, a folder large enough for workers is built in them, and their start (~0.1 s each,
- * one after the other) overlaps the read. A small folder then ends them unused, once per DATA_DIR.
- */
+/** Whether a load is a first load that will build (no snapshot to start from), in a worker if large. */
 function startsAhead(config: Pick<Config, 'dataDir'>, options: LoadContentOptions): boolean {
   return (
     options.previous === undefined &&
@@ -204,14 +208,12 @@ function startsAhead(config: Pick<Config, 'dataDir'>, options: LoadContentOption
   );
 }
 
-const aheadOfFirstBuild = () =>
-  new GenerationWorker({ parseWorkers: defaultWorkerCount(MIN_FILES_FOR_WORKERS) });
-
 async function load(
   config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
   logger: Logger,
   options: LoadContentOptions,
   takeWorker: () => GenerationWorker,
+  onListed?: (sourcePaths: readonly string[]) => void,
 ): Promise<LoadedContent | null> {
   const started = performance.now();
   const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
@@ -226,7 +228,7 @@ async function load(
           options.readBesideSnapshotFrom,
         )
       : null;
-  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir);
+  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir, { onListed });
   const read: ContentSummary = files ?? beside!.summary;
   if (options.unlessHash === read.hash) return null;
   const readMs = beside ? beside.readMs : performance.now() - started;

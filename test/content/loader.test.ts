@@ -248,6 +248,14 @@ describe('loadSite: URLs and pages', () => {
     expect(plain.site.byUrl.get('/a')!.headings.map((h) => h.anchor)).toEqual(['main', 'demo-form']);
   });
 
+  it('tells a caller the pages it found before reading them, without changing the hash', async () => {
+    const root = contentFolder({ 'index.md': '# Home\n\nHello.\n', 'b.md': page('title: B'), '_draft.md': '# D\n' });
+    const listed: (readonly string[])[] = [];
+    const read = await readContent(root, { onListed: (paths) => listed.push([...paths]) });
+    expect(listed).toEqual([['b.md', 'index.md']]);
+    expect(read.hash).toBe((await readContent(root)).hash);
+  });
+
   it('is deterministic: loading twice gives equal sites', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
