@@ -105,7 +105,7 @@ export async function buildPages(
   const step = options.step;
   const workers = Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
   if (workers === 0) {
-    for (const unused of spareParseWorkers.splice(0)) void unused.terminate();
+    endSpareParseWorkers();
     return buildShare({ files, sourcePaths, options: pageOptions, step });
   }
 
@@ -115,7 +115,7 @@ export async function buildPages(
   const remote = shares
     .slice(1)
     .map((share) => runWorker({ files: share, sourcePaths, options: pageOptions, step }));
-  for (const unused of spareParseWorkers.splice(0)) void unused.terminate();
+  endSpareParseWorkers();
   const local = await buildShare({ files: shares[0]!, sourcePaths, options: pageOptions, step });
   const results = [local, ...(await Promise.all(remote))];
   return {
@@ -190,6 +190,11 @@ const spareParseWorkers: Worker[] = [];
  */
 export function startParseWorkers(count: number): void {
   for (let i = 0; i < count; i++) spareParseWorkers.push(startModuleWorker('content/parse-worker', null));
+}
+
+/** Ends the workers started ahead that this build did not take. */
+function endSpareParseWorkers(): void {
+  for (const unused of spareParseWorkers.splice(0)) void unused.terminate();
 }
 
 /** How many parse workers started ahead are waiting for a job. */

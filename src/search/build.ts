@@ -304,11 +304,11 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
         const to = batch.starts[at + 1] as number;
         for (let k = batch.starts[at] as number; k < to; k++) {
           const v = batch.tokens[k] as number;
-          const n = v < 0 ? ~v : v;
-          let id = termOf[n] as number;
+          const word = v < 0 ? ~v : v;
+          let id = termOf[word] as number;
           if (id < 0) {
-            id = termOf[n] = termNumber(batch.terms[n] as string);
-            const folded = batch.folded[n] as string;
+            id = termOf[word] = termNumber(batch.terms[word] as string);
+            const folded = batch.folded[word] as string;
             if (!wordTerm.has(folded)) wordTerm.set(folded, id);
           }
           count(id, v >= 0);
