@@ -1,5 +1,9 @@
+import type { default as MarkdownItConstructor } from 'markdown-it';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../bench/seeded-random.js';
 import { encodePagePath, renderMarkdown, slugify, summarize, urlForSourcePath } from '../../src/content/index.js';
+import { passOverTextWithoutLinks } from '../../src/content/markdown.js';
 
 describe('urlForSourcePath', () => {
   it('drops .md and lets index.md stand for its folder', () => {
@@ -108,6 +112,40 @@ describe('renderMarkdown', () => {
   it('leaves names that only look like domains as text (fuzzy links off)', () => {
     const html = renderMarkdown('Set it in settings.py of an ASP.NET app, see www.example.com.').html;
     expect(html).toBe('<p>Set it in settings.py of an ASP.NET app, see www.example.com.</p>\n');
+  });
+
+  it('links the same text with and without the pass over blocks with no link sign', () => {
+    const MarkdownIt = createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor;
+    const parser = () => {
+      const markdownIt = new MarkdownIt({ html: false, linkify: true, typographer: false });
+      markdownIt.linkify.set({ fuzzyLink: false });
+      return markdownIt;
+    };
+    const plain = parser();
+    const passing = passOverTextWithoutLinks(parser());
+    // Every link sign, in other cases and split by entities, escapes and inline markup, beside
+    // text that only looks like a link; blocks of every kind that linkify reads.
+    const pieces = [
+      'http://a.example/x', 'HTTPS://B.EXAMPLE/Y', 'ftp://f.example', '//proto.example/p', 'mailto:x@y.example',
+      'MailTo:z@w.example', 'me@example.com', 'a&#64;b.example', 'a\\@b.example', 'h&#116;tp://e.example',
+      'http&colon;//c.example', 'http:/', '/', ':', '@', 'www.example.com', 'settings.py', 'xhttp://q.example',
+      '_http://u.example', '*http://em.example*', '`http://code.example`', '[label](http://l.example)',
+      '<https://auto.example>', '&amp;', '\\*', ' ', ' ', '  \n', '\n', '\n\n', '# ', '- ', '> ', '| a | b |\n|---|---|\n| ',
+    ];
+    const random = seededRandom(11);
+    let linked = 0;
+    let passedOver = 0;
+    for (let i = 0; i < 3000; i++) {
+      let source = '';
+      for (let n = 1 + Math.floor(random() * 8); n > 0; n--) source += pieces[Math.floor(random() * pieces.length)];
+      const html = plain.render(source);
+      expect(passing.render(source), source).toBe(html);
+      if (html.includes('<a href')) linked++;
+      if (!/@|\/\/|(?:https?|ftp|mailto):/i.test(source)) passedOver++;
+    }
+    // The inputs exercise both sides: text that becomes links, and text the pass skips.
+    expect(linked).toBeGreaterThan(500);
+    expect(passedOver).toBeGreaterThan(300);
   });
 
   it('rewrites relative .md links to page URLs, keeping the fragment', () => {
