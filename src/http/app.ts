@@ -14,6 +14,7 @@ import {
 import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
+import { endSilentConnectionsOnClose } from './silent-connections.js';
 import { registerAskSurface } from './routes/ask.js';
 import { registerHealthSurface } from './routes/health.js';
 import { registerDiscoverySurface } from './routes/discovery.js';
@@ -75,6 +76,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       );
       server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
       server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
+      endSilentConnectionsOnClose(server);
       return server;
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500, querystringParser: parseQueryString },

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServe, type ServeProcess } from '../support/process.js';
 
@@ -21,6 +23,25 @@ describe('frontdoor serve (child process)', () => {
       expect(await server.exit).toBe(0);
       expect(server.output()).toContain('shutting down');
     }
+  });
+
+  it('shuts down at once while a connection that never sent a request is open', async () => {
+    // What Chrome leaves open ahead of need: Node's close() waited for it, and the shutdown ended
+    // in the forced exit (code 1) 15 s later.
+    const server = spawnServe({});
+    running.push(server);
+    const { hostname, port } = new URL(await server.url);
+    const silent = connect(Number(port), hostname);
+    silent.on('error', () => undefined);
+    await once(silent, 'connect');
+    const silentClosed = once(silent, 'close');
+    // A keep-alive connection that has had its answer is open beside it.
+    expect((await fetch(`${await server.url}/healthz`)).status).toBe(200);
+    const stopped = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect(Date.now() - stopped).toBeLessThan(10_000);
+    await silentClosed;
   });
 
   it('refuses to start on bad configuration, naming the variable and the fix', async () => {
