@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/seeded-random.js';
 import { encodePagePath, renderMarkdown, slugify, summarize, urlForSourcePath } from '../../src/content/index.js';
-import { passOverTextWithoutLinks } from '../../src/content/markdown.js';
+import { keepPlainUrlsAsWritten, passOverTextWithoutLinks } from '../../src/content/markdown.js';
 
 describe('urlForSourcePath', () => {
   it('drops .md and lets index.md stand for its folder', () => {
@@ -146,6 +146,35 @@ describe('renderMarkdown', () => {
     // The inputs exercise both sides: text that becomes links, and text the pass skips.
     expect(linked).toBeGreaterThan(500);
     expect(passedOver).toBeGreaterThan(300);
+  });
+
+  it('normalises link URLs and autolink texts as markdown-it does, plain URLs included', () => {
+    const MarkdownIt = createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor;
+    const plain = new MarkdownIt();
+    const keeping = keepPlainUrlsAsWritten(new MarkdownIt());
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const random = seededRandom(7);
+    const schemes = ['http://', 'https://', '//', 'HTTP://', 'ftp://', 'mailto:', 'https:/', ''];
+    const labels = ['a', 'example', 'com', 'x-y', 'B', 'a_b', 'xn--bcher-kva', 'bücher', '', '9', 'l'.repeat(63), 'l'.repeat(64)];
+    const ports = ['', '', ':8080', ':', ':8a'];
+    const pathPieces = ['/', 'a', 'Z', '-._~', "!$&'()*+,;=", ':', '@', '?q=1', '#h', '%20', '%zz', '%', ' ', 'é', '[]', '\\', '|', '"', '<>', '`^{}', '.md'];
+    let unchanged = 0;
+    let changed = 0;
+    for (let i = 0; i < 6000; i++) {
+      let host = pick(labels);
+      for (let n = Math.floor(random() * 3); n > 0; n--) host += `.${pick(labels)}`;
+      let path = '';
+      for (let n = Math.floor(random() * 6); n > 0; n--) path += pick(pathPieces);
+      const url = `${pick(schemes)}${random() < 0.1 ? 'user@' : ''}${random() < 0.03 ? 'abcdefghij.'.repeat(26) + host : host}${pick(ports)}${path}`;
+      const link = plain.normalizeLink(url);
+      expect(keeping.normalizeLink(url), url).toBe(link);
+      expect(keeping.normalizeLinkText(url), url).toBe(plain.normalizeLinkText(url));
+      if (link === url) unchanged++;
+      else changed++;
+    }
+    // Both kinds are well represented: URLs given back as written, and URLs normalisation changes.
+    expect(unchanged).toBeGreaterThan(1000);
+    expect(changed).toBeGreaterThan(1000);
   });
 
   it('rewrites relative .md links to page URLs, keeping the fragment', () => {
