@@ -141,7 +141,7 @@ describe('renderMarkdown', () => {
       const html = plain.render(source);
       expect(passing.render(source), source).toBe(html);
       if (html.includes('<a href')) linked++;
-      if (!/@|\/\/|(?:https?|ftp|mailto):/i.test(source)) passedOver++;
+      if (!source.includes("//") && !source.includes("@")) passedOver++;
     }
     // The inputs exercise both sides: text that becomes links, and text the pass skips.
     expect(linked).toBeGreaterThan(500);
