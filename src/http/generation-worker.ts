@@ -12,13 +12,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite, fromWire, startParseWorkers, type Page } from '../content/index.js';
-import {
-  buildPassageIndex,
-  createAskService,
-  findCopies,
-  PASSAGE_ANALYSIS_STEP,
-  type CopyGroups,
-} from '../nlweb/index.js';
+import { buildPassageIndex, findCopies, PASSAGE_ANALYSIS_STEP, type CopyGroups } from '../nlweb/index.js';
 import { stemWord, type AnalysedDocuments, type SearchIndex } from '../search/index.js';
 import { writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
 import {
@@ -52,7 +46,8 @@ async function run(job: GenerationJob): Promise<void> {
       const content = { ...fromWire(job.content), files: job.content.files };
       const built = await buildSite(content, { pageStep: PASSAGE_ANALYSIS_STEP });
       const index = buildPassageIndex(built.site.pages, (built.pageStepResults ?? []) as AnalysedDocuments[]);
-      const snapshot = snapshotOf(built, createAskService(built.site, job.publicBaseUrl, { index }));
+      // What the snapshot keeps of an ask service, made as the 'index' job makes it.
+      const snapshot = snapshotOf(built, { index, copies: findCopies(built.site.pages) });
       post({ kind: 'built', snapshot });
       await save(job.snapshotFile, job.snapshotKey, snapshot);
     } else if (job.kind === 'index') {

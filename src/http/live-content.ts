@@ -343,7 +343,6 @@ async function load(
     generator.send({
       kind: 'site',
       content: { ...toWire(files), files: files.files },
-      publicBaseUrl: config.publicBaseUrl,
       snapshotFile: snapshotTarget,
       snapshotKey: key,
     });
@@ -468,7 +467,6 @@ export type GenerationJob =
       kind: 'site';
       /** The folder as read, in the form that crosses threads (see read-wire.ts). */
       content: WireSummary & Pick<ContentFiles, 'files'>;
-      publicBaseUrl: string;
       /** Where the worker writes the snapshot after answering; null for none. */
       snapshotFile: string | null;
       snapshotKey: SnapshotKey;
