@@ -346,7 +346,10 @@ async function load(
       snapshotFile: snapshotTarget,
       snapshotKey: key,
     });
-    const { snapshot } = await generator.next('built');
+    // The site arrives (and is copied in here) while the worker still indexes it.
+    const { site: parsed } = await generator.next('parsed');
+    const { index, copies } = await generator.next('indexed');
+    const snapshot: ContentSnapshot = { ...parsed, index, copies };
     // The worker writes the snapshot after answering.
     let saved: Promise<SaveResult>;
     if (snapshotTarget === null) {
@@ -403,18 +406,22 @@ async function load(
   };
 }
 
-/** What the snapshot keeps of a built site and the ask service's index and copies. */
-export const snapshotOf = (
-  built: Pick<LoadedSite, 'site' | 'problems' | 'files'>,
-  ask: Pick<AskService, 'index' | 'copies'>,
-): ContentSnapshot => ({
+/** A snapshot without what indexing adds: what a built site gives before it is indexed. */
+export type SiteSnapshot = Omit<ContentSnapshot, 'index' | 'copies'>;
+
+/** What the snapshot keeps of a built site. */
+export const siteSnapshotOf = (built: Pick<LoadedSite, 'site' | 'problems' | 'files'>): SiteSnapshot => ({
   info: built.site.info,
   pages: built.site.pages,
   problems: built.problems,
   files: built.files,
-  index: ask.index,
-  copies: ask.copies,
 });
+
+/** What the snapshot keeps of a built site and the ask service's index and copies. */
+export const snapshotOf = (
+  built: Pick<LoadedSite, 'site' | 'problems' | 'files'>,
+  ask: Pick<AskService, 'index' | 'copies'>,
+): ContentSnapshot => ({ ...siteSnapshotOf(built), index: ask.index, copies: ask.copies });
 
 /**
  * A snapshot or a worker's message gives every string its own copy: the file records are pointed
@@ -482,11 +489,12 @@ export type GenerationJob =
     };
 
 /**
- * What it answers: the generation's data ('built'; for an 'index' job, only the index and copies:
- * the pages are the caller's own), then whether the snapshot was written.
+ * What it answers: for a 'site' job, the site ('parsed') then its index and copies ('indexed');
+ * for an 'index' job, only the index and copies (the pages are the caller's own); then whether
+ * the snapshot was written.
  */
 export type GenerationMessage =
-  | { kind: 'built'; snapshot: ContentSnapshot }
+  | { kind: 'parsed'; site: SiteSnapshot }
   | { kind: 'indexed'; index: SearchIndex; copies: CopyGroups }
   | { kind: 'saved'; bytes: number }
   | { kind: 'not-saved'; message: string }
@@ -542,7 +550,7 @@ export class GenerationWorker {
    * The worker's next answer, which must be of `kind` ('saved' stands for 'not-saved' too). A
    * failure, a wrong answer or the worker's end rejects, and ends the worker.
    */
-  async next<K extends 'built' | 'indexed' | 'saved'>(kind: K): Promise<GenerationAnswer<K>> {
+  async next<K extends 'parsed' | 'indexed' | 'saved'>(kind: K): Promise<GenerationAnswer<K>> {
     const message =
       this.#inbox.shift() ??
       (await new Promise<GenerationMessage>((resolve, reject) => {
