@@ -142,7 +142,8 @@ function parseMapping(yamlText: string, firstLine: number): ParsedMapping {
   }
   if (isMap(document.contents)) {
     for (const pair of document.contents.items) {
-      if (isScalar(pair.key) && pair.key.range) parsed.keyLines.set(String(pair.key.value), fileLine(pair.key.range[0]));
+      if (isScalar(pair.key) && pair.key.range)
+        parsed.keyLines.set(String(pair.key.value), fileLine(pair.key.range[0]));
     }
   }
   parsed.data = value as Record<string, unknown>;
@@ -237,7 +238,14 @@ export interface PageFields extends PageMetadata {
  * `publishDate`, `lastmod`), Jekyll (`last_modified_at`), Astro (`pubDate`, `updatedDate`),
  * Microsoft Learn (`ms.date`, the day the article was last reviewed) and schema.org names.
  */
-export const PUBLISHED_KEYS = ['date', 'published', 'publishDate', 'pubDate', 'datePublished', 'created'] as const;
+export const PUBLISHED_KEYS = [
+  'date',
+  'published',
+  'publishDate',
+  'pubDate',
+  'datePublished',
+  'created',
+] as const;
 export const MODIFIED_KEYS = [
   'updated',
   'lastmod',
@@ -304,11 +312,17 @@ export function readPageFields(
     let items: string[] = [];
     if (Array.isArray(value)) {
       const valid = value.filter((item) => typeof item === 'string' || typeof item === 'number');
-      if (valid.length !== value.length) warn(key, `\`${key}\` must be a list of words; non-text items are ignored`);
+      if (valid.length !== value.length)
+        warn(key, `\`${key}\` must be a list of words; non-text items are ignored`);
       items = valid.map(String);
     } else if (typeof value === 'string' || typeof value === 'number') items = String(value).split(',');
-    else if (value !== undefined && value !== null) warn(key, `\`${key}\` must be a list, e.g. ${example}; it is ignored`);
-    return [...new Set(items.map((item) => collapseWhitespace(item.normalize('NFC'))).filter((item) => item !== ''))];
+    else if (value !== undefined && value !== null)
+      warn(key, `\`${key}\` must be a list, e.g. ${example}; it is ignored`);
+    return [
+      ...new Set(
+        items.map((item) => collapseWhitespace(item.normalize('NFC'))).filter((item) => item !== ''),
+      ),
+    ];
   };
 
   let form: PageFields['form'] = null;
@@ -332,11 +346,15 @@ export function readPageFields(
     form,
   };
   if (published && modified && modified.day < published.day)
-    warn(modified.key, `\`${modified.key}\` (${modified.day}) is before \`${published.key}\` (${published.day})`);
+    warn(
+      modified.key,
+      `\`${modified.key}\` (${modified.day}) is before \`${published.key}\` (${published.day})`,
+    );
   return { fields, problems };
 }
 
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)?$/;
+const ISO_DAY =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)?$/;
 const US_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
 /**

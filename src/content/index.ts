@@ -13,11 +13,21 @@ export {
   type PreviousBuild,
 } from './loader.js';
 export type { FileBuild, PageStep } from './parallel.js';
-export { renderMarkdown, type RenderedMarkdown, type RenderedSection, type RenderOptions } from './markdown.js';
+export {
+  renderMarkdown,
+  type RenderedMarkdown,
+  type RenderedSection,
+  type RenderOptions,
+} from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
 export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
-export { defaultWorkerCount, MIN_FILES_FOR_WORKERS, startModuleWorker, startParseWorkers } from './parallel.js';
+export {
+  defaultWorkerCount,
+  MIN_FILES_FOR_WORKERS,
+  startModuleWorker,
+  startParseWorkers,
+} from './parallel.js';
 export { readContentInWorker, type ContentReading, type ContentSummary } from './read-in-worker.js';
 export { fromWire, toWire, type WireSummary } from './read-wire.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';

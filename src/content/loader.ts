@@ -12,12 +12,24 @@ import type { LineProblem } from './front-matter.js';
 import { compareCodePoints } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import { buildPages, type FileBuild, type PageStep } from './parallel.js';
-import { readContent, sortProblems, SITE_INFO_FILE, UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
+import {
+  readContent,
+  sortProblems,
+  SITE_INFO_FILE,
+  UNREADABLE,
+  type ContentFiles,
+  type ReadOptions,
+} from './read.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
 
-export { CONTENT_MODEL_VERSION, readContent, UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
-
+export {
+  CONTENT_MODEL_VERSION,
+  readContent,
+  UNREADABLE,
+  type ContentFiles,
+  type ReadOptions,
+} from './read.js';
 
 export interface LoadedSite {
   site: Site;
@@ -171,4 +183,3 @@ function dropDuplicateUrls(pages: Page[], report: (file: string, problem: LinePr
   }
   return kept.sort((a, b) => compareCodePoints(a.url, b.url));
 }
-

@@ -25,6 +25,8 @@ export function markdownOf(page: Page): string {
  * produced, rendered again from `page.markdown`. Pass the loader's `reservedAnchors` if it had any.
  */
 export function htmlOf(page: Page, options: { reservedAnchors?: readonly string[] } = {}): string {
-  return renderMarkdown(page.markdown, { sourcePath: page.sourcePath, reservedAnchors: options.reservedAnchors })
-    .html;
+  return renderMarkdown(page.markdown, {
+    sourcePath: page.sourcePath,
+    reservedAnchors: options.reservedAnchors,
+  }).html;
 }

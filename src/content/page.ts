@@ -113,7 +113,9 @@ function buildPassages(
     else if (section.level === 2) {
       sectionHeading = section.heading;
       headingPath = [title, section.heading];
-    } else headingPath = sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
+    } else
+      headingPath =
+        sectionHeading === null ? [title, section.heading] : [title, sectionHeading, section.heading];
     // Collapsed: search and snippets read words, not line breaks, and the ask service quotes this
     // very string instead of keeping a collapsed copy of every passage. Line by line: most lines
     // are a block's text, collapsed already (what collapseWhitespace of the whole would give).
@@ -136,4 +138,3 @@ function buildPassages(
     passages.push({ key: url, pageUrl: url, anchor: null, headingPath: [title], text: description || title });
   return passages;
 }
-

@@ -103,7 +103,10 @@ export async function buildPages(
 ): Promise<BuiltPages> {
   const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
   const step = options.step;
-  const workers = Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
+  const workers = Math.min(
+    options.workers ?? defaultWorkerCount(files.length),
+    Math.max(0, files.length - 1),
+  );
   if (workers === 0) {
     endSpareParseWorkers();
     return buildShare({ files, sourcePaths, options: pageOptions, step });

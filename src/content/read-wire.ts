@@ -19,7 +19,9 @@ export type ReadMessage =
   | { kind: 'failed'; message: string };
 
 /** The summary as posted: UNREADABLE, a symbol, cannot be cloned across threads. */
-export type WireSummary = Omit<ContentSummary, 'siteInfoText'> & { siteInfoText: string | null | { unreadable: true } };
+export type WireSummary = Omit<ContentSummary, 'siteInfoText'> & {
+  siteInfoText: string | null | { unreadable: true };
+};
 
 export const toWire = (summary: ContentSummary): WireSummary => ({
   ...summary,
@@ -28,6 +30,8 @@ export const toWire = (summary: ContentSummary): WireSummary => ({
 
 export const fromWire = (summary: WireSummary): ContentSummary => ({
   ...summary,
-  siteInfoText: typeof summary.siteInfoText === 'object' && summary.siteInfoText !== null ? UNREADABLE : summary.siteInfoText,
+  siteInfoText:
+    typeof summary.siteInfoText === 'object' && summary.siteInfoText !== null
+      ? UNREADABLE
+      : summary.siteInfoText,
 });
-

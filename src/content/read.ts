@@ -88,7 +88,10 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   if (exists) {
     sourcePaths = await findSources(root, report);
     options.onListed?.(sourcePaths);
-    [files, siteInfoText] = await Promise.all([readAll(root, sourcePaths, report), readSiteInfoFile(root, report)]);
+    [files, siteInfoText] = await Promise.all([
+      readAll(root, sourcePaths, report),
+      readSiteInfoFile(root, report),
+    ]);
   } else
     report('.', {
       line: null,
@@ -99,7 +102,14 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
 
   const hash = createHash('sha256');
   const field = (value: string) => hash.update(`${value.length}:`).update(value);
-  field(JSON.stringify({ model: CONTENT_MODEL_VERSION, root, exists, reservedAnchors: options.reservedAnchors ?? [] }));
+  field(
+    JSON.stringify({
+      model: CONTENT_MODEL_VERSION,
+      root,
+      exists,
+      reservedAnchors: options.reservedAnchors ?? [],
+    }),
+  );
   field(JSON.stringify(sourcePaths));
   for (const file of files) {
     field(file.sourcePath);
@@ -121,7 +131,10 @@ export function sortProblems(problems: ContentProblem[]): void {
 }
 
 /** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
-async function findSources(root: string, report: (file: string, problem: LineProblem) => void): Promise<string[]> {
+async function findSources(
+  root: string,
+  report: (file: string, problem: LineProblem) => void,
+): Promise<string[]> {
   const found: string[] = [];
   const walk = async (relativeDir: string): Promise<void> => {
     let entries: Dirent[];
@@ -155,7 +168,8 @@ async function findSources(root: string, report: (file: string, problem: LinePro
         if (isDirectory) {
           report(relativePath, {
             line: null,
-            message: 'a symbolic link to a folder is not followed (it could loop); copy or move the folder instead',
+            message:
+              'a symbolic link to a folder is not followed (it could loop); copy or move the folder instead',
             severity: 'warning',
           });
           continue;
@@ -271,6 +285,7 @@ async function readSiteInfoFile(
 }
 
 function errorCode(error: unknown): string {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
+    return error.code;
   return error instanceof Error ? error.message : String(error);
 }

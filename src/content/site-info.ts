@@ -19,7 +19,15 @@ export interface SiteInfoFallback {
   description: string;
 }
 
-const TEXT_KEYS = ['name', 'legalName', 'tagline', 'description', 'contactEmail', 'salesEmail', 'address'] as const;
+const TEXT_KEYS = [
+  'name',
+  'legalName',
+  'tagline',
+  'description',
+  'contactEmail',
+  'salesEmail',
+  'address',
+] as const;
 const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs']);
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 
@@ -91,7 +99,8 @@ export function readSiteInfo(
   const keyLines = new Map<string, number>();
   if (isMap(document.contents))
     for (const pair of document.contents.items)
-      if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
+      if (isScalar(pair.key) && pair.key.range)
+        keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
   const warn = (key: string, message: string) =>
     problems.push({ line: keyLines.get(key) ?? null, message, severity: 'warning' });
 
@@ -117,7 +126,8 @@ export function readSiteInfo(
 
   const year = values.foundingYear;
   if (year !== undefined && year !== null) {
-    if (typeof year === 'number' && Number.isInteger(year) && year >= 1000 && year <= 9999) info.foundingYear = year;
+    if (typeof year === 'number' && Number.isInteger(year) && year >= 1000 && year <= 9999)
+      info.foundingYear = year;
     else warn('foundingYear', '`foundingYear` must be a four-digit year such as 2019; it is ignored');
   }
 
@@ -125,7 +135,11 @@ export function readSiteInfo(
   if (Array.isArray(sameAs)) {
     for (const entry of sameAs) {
       if (typeof entry === 'string' && isAbsoluteWebUrl(entry)) info.sameAs.push(entry);
-      else warn('sameAs', `\`sameAs\` entry ${JSON.stringify(entry)} is not a web address (https://…); it is ignored`);
+      else
+        warn(
+          'sameAs',
+          `\`sameAs\` entry ${JSON.stringify(entry)} is not a web address (https://…); it is ignored`,
+        );
     }
   } else if (sameAs !== undefined && sameAs !== null) {
     warn('sameAs', '`sameAs` must be a list of profile URLs (https://…); it is ignored');

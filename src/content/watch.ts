@@ -36,7 +36,8 @@ export const DEFAULT_WATCH_DEBOUNCE_MS = 150;
 export const DEFAULT_WATCH_MAX_WAIT_MS = 1000;
 
 /** A folder removed while it was being listed or watched: it is let go, not an error. */
-const isGone = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+const isGone = (error: unknown) =>
+  ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 /**
  * The content folder and every folder below it that the loader reads pages from. Only the content

@@ -7,7 +7,9 @@ import { contentFolder, SITE_YAML } from '../support/files.js';
 const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter}\n---\n${body}`;
 
 function located(problems: ContentProblem[]): string[] {
-  return problems.map((problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`);
+  return problems.map(
+    (problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`,
+  );
 }
 
 describe('front matter: one bad value does not take the page off the site', () => {
@@ -15,7 +17,13 @@ describe('front matter: one bad value does not take the page off the site', () =
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
       'percent.md': page(
-        ['title: The percent command', 'description: Run a job in the background.', 'aliases:', '- %', 'tags: [shell, jobs]'].join('\n'),
+        [
+          'title: The percent command',
+          'description: Run a job in the background.',
+          'aliases:',
+          '- %',
+          'tags: [shell, jobs]',
+        ].join('\n'),
         '## Examples\n\nBring job 1 to the foreground.\n',
       ),
       'inline.md': page('title: Inline\naliases: - %\ndate: 2024-01-02'),
@@ -36,7 +44,11 @@ describe('front matter: one bad value does not take the page off the site', () =
     expect(percent.passages.map((passage) => [passage.headingPath, passage.text])).toEqual([
       [['The percent command', 'Examples'], 'Bring job 1 to the foreground.'],
     ]);
-    expect(site.byUrl.get('/inline')).toMatchObject({ title: 'Inline', date: '2024-01-02', lastModified: '2024-01-02' });
+    expect(site.byUrl.get('/inline')).toMatchObject({
+      title: 'Inline',
+      date: '2024-01-02',
+      lastModified: '2024-01-02',
+    });
   });
 
   it('keeps comments, multi-line values and later keys around a broken one', async () => {
@@ -129,7 +141,9 @@ describe('front matter: keywords, aliases and tags for search', () => {
       'single.md': page('title: Single\ntags: security\nkeywords: [ok, [nested]]'),
     });
     const { site, problems } = await loadSite(root);
-    expect(located(problems)).toEqual(['single.md:4: warning: `keywords` must be a list of words; non-text items are ignored']);
+    expect(located(problems)).toEqual([
+      'single.md:4: warning: `keywords` must be a list of words; non-text items are ignored',
+    ]);
     expect(site.byUrl.get('/words')).toMatchObject({
       keywords: ['audit trail', 'e-signature', 'Part 11'],
       aliases: ['/old/words', 'Café', '21 CFR'],

@@ -38,13 +38,18 @@ function linkListAnchorsFromHtml(html: string): (string | null)[] {
 
 const CASES: Record<string, string> = {
   'a list before any heading': '- [One](/one)\n- [Two](/two)\n\n# Title\n\nText.\n',
-  'see also under an h4': '## Guide\n\nLong text about kettles and water.\n\n#### More\n\n- [A](/a)\n- [B](/b)\n',
+  'see also under an h4':
+    '## Guide\n\nLong text about kettles and water.\n\n#### More\n\n- [A](/a)\n- [B](/b)\n',
   'entities and quotes count as the HTML writes them':
     '## Links\n\n[a & b](/x) [c](/y) "&&&&&&&&&&&&&&&&" <<<>>>\n\n## Next\n\n[x](/1) [y](/2) &amp;&copy;\n',
-  'code counts, images do not': '## Code\n\n[a](/a) [b](/b)\n\n```\nlong code block here\n```\n\n## Pictures\n\n[![alt text](/i.png)](/a) [b](/b) ![more alt](/j.png)\n',
-  'bare URLs are links': '## Refs\n\nhttps://example.com/a https://example.com/b and\n\n## Headings in lists\n\n- # [x](/x)\n- [y](/y) [z](/z)\n',
-  'a heading link is its own text': '## [Linked heading](/h)\n\n[a](/a) [b](/b) words words words words words\n',
-  'tables and breaks': '## Table\n\n| [a](/a) | [b](/b) |\n|---|---|\n| x | y |\n\n## Break\n\n[a](/a)  \n[b](/b)\\\nc\n',
+  'code counts, images do not':
+    '## Code\n\n[a](/a) [b](/b)\n\n```\nlong code block here\n```\n\n## Pictures\n\n[![alt text](/i.png)](/a) [b](/b) ![more alt](/j.png)\n',
+  'bare URLs are links':
+    '## Refs\n\nhttps://example.com/a https://example.com/b and\n\n## Headings in lists\n\n- # [x](/x)\n- [y](/y) [z](/z)\n',
+  'a heading link is its own text':
+    '## [Linked heading](/h)\n\n[a](/a) [b](/b) words words words words words\n',
+  'tables and breaks':
+    '## Table\n\n| [a](/a) | [b](/b) |\n|---|---|\n| x | y |\n\n## Break\n\n[a](/a)  \n[b](/b)\\\nc\n',
 };
 
 function sampleSiteFiles(): [string, string][] {
@@ -94,7 +99,10 @@ describe('shownLength', () => {
   it('counts what the HTML shows: no whitespace (as \\s has it), entities for & < > "', () => {
     for (let code = 0; code <= 0xffff; code += 1) {
       const char = String.fromCharCode(code);
-      const escaped = char.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+      const escaped = char.replace(
+        /[&<>"]/g,
+        (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!,
+      );
       expect(shownLength(char), `U+${code.toString(16)}`).toBe(escaped.replace(/\s+/g, '').length);
     }
     expect(shownLength('a 😀\tb&')).toBe(9);

@@ -16,7 +16,9 @@ const page = (frontMatter: string, body = 'Some text.\n') => `---\n${frontMatter
 
 /** Problems as `file:line: severity` plus the message, for readable assertions. */
 function located(problems: ContentProblem[]): string[] {
-  return problems.map((problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`);
+  return problems.map(
+    (problem) => `${problem.file}:${problem.line ?? '-'}: ${problem.severity}: ${problem.message}`,
+  );
 }
 
 describe('htmlOf: the page HTML, rendered when asked for', () => {
@@ -154,7 +156,8 @@ describe('loadSite: URLs and pages', () => {
   it('derives title and description from the body when there is no front matter', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
-      'tools/grep.md': '# grep\n\n> Find patterns in files.\n> More information: <https://example.com/grep>.\n\n- Search a file:\n\n`grep {{pattern}} {{path}}`\n',
+      'tools/grep.md':
+        '# grep\n\n> Find patterns in files.\n> More information: <https://example.com/grep>.\n\n- Search a file:\n\n`grep {{pattern}} {{path}}`\n',
     });
     const { site, problems } = await loadSite(root);
     expect(problems).toEqual([]);
@@ -177,7 +180,9 @@ describe('loadSite: URLs and pages', () => {
       'b.md': page('title: B page\ndescription: Only a title and a description.', ''),
     });
     const { site } = await loadSite(root);
-    expect(markdownOf(site.byUrl.get('/a')!)).toBe('# A page\n\n> What A is about.\n\nBody of A.\n\n## Part\n\nMore.\n');
+    expect(markdownOf(site.byUrl.get('/a')!)).toBe(
+      '# A page\n\n> What A is about.\n\nBody of A.\n\n## Part\n\nMore.\n',
+    );
     expect(markdownOf(site.byUrl.get('/b')!)).toBe('# B page\n\n> Only a title and a description.\n');
   });
 
@@ -241,7 +246,10 @@ describe('loadSite: URLs and pages', () => {
   });
 
   it('keeps heading anchors clear of ids the layout reserves', async () => {
-    const root = contentFolder({ '_site.yaml': SITE_YAML, 'a.md': '# A\n\n## Main\n\nx\n\n## Demo form\n\ny\n' });
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'a.md': '# A\n\n## Main\n\nx\n\n## Demo form\n\ny\n',
+    });
     const { site } = await loadSite(root, { reservedAnchors: ['main', 'demo-form'] });
     expect(site.byUrl.get('/a')!.headings.map((h) => h.anchor)).toEqual(['main-2', 'demo-form-2']);
     const plain = await loadSite(root);
@@ -249,7 +257,11 @@ describe('loadSite: URLs and pages', () => {
   });
 
   it('tells a caller the pages it found before reading them, without changing the hash', async () => {
-    const root = contentFolder({ 'index.md': '# Home\n\nHello.\n', 'b.md': page('title: B'), '_draft.md': '# D\n' });
+    const root = contentFolder({
+      'index.md': '# Home\n\nHello.\n',
+      'b.md': page('title: B'),
+      '_draft.md': '# D\n',
+    });
     const listed: (readonly string[])[] = [];
     const read = await readContent(root, { onListed: (paths) => listed.push([...paths]) });
     expect(listed).toEqual([['b.md', 'index.md']]);
@@ -295,9 +307,17 @@ describe('readContent: text and digests', () => {
     const content = await readContent(root);
     const digest = (text: string) => createHash('sha256').update(`2026-03-04\n${text}`).digest('hex');
     expect(content.files.map(({ sourcePath, text, digest }) => ({ sourcePath, text, digest }))).toEqual([
-      { sourcePath: 'bom.md', text: '# With a mark\n\nText é.\n', digest: digest('# With a mark\n\nText é.\n') },
+      {
+        sourcePath: 'bom.md',
+        text: '# With a mark\n\nText é.\n',
+        digest: digest('# With a mark\n\nText é.\n'),
+      },
       { sourcePath: 'empty.md', text: '', digest: digest('') },
-      { sourcePath: 'plain.md', text: '# With a mark\n\nText é.\n', digest: digest('# With a mark\n\nText é.\n') },
+      {
+        sourcePath: 'plain.md',
+        text: '# With a mark\n\nText é.\n',
+        digest: digest('# With a mark\n\nText é.\n'),
+      },
     ]);
   });
 });
@@ -315,7 +335,12 @@ describe('loadSite: problems with file and line', () => {
     expect(located(problems)).toEqual([
       'broken.md:4: error: front matter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]; `tags` is ignored',
     ]);
-    expect(site.byUrl.get('/broken')).toMatchObject({ title: 'Fine', description: 'also fine', tags: [], nav: 1 });
+    expect(site.byUrl.get('/broken')).toMatchObject({
+      title: 'Fine',
+      description: 'also fine',
+      tags: [],
+      nav: 1,
+    });
     expect(site.byUrl.get('/broken')!.headings).toEqual([{ level: 2, text: 'Body', anchor: 'body' }]);
   });
 
@@ -451,7 +476,11 @@ describe('loadSite: problems with file and line', () => {
   it('reports unreadable files, invalid UTF-8 and misnamed Markdown files', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
-      'latin1.md': Buffer.concat([Buffer.from('# Caf\n\nline two\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]),
+      'latin1.md': Buffer.concat([
+        Buffer.from('# Caf\n\nline two\ncaf'),
+        Buffer.from([0xe9]),
+        Buffer.from('\n'),
+      ]),
       'notes.markdown': '# Notes\n',
       'README.MD': '# Readme\n',
       'fine.md': '# Fine\n\ntext\n',
@@ -474,7 +503,9 @@ describe('loadSite: problems with file and line', () => {
     const root = contentFolder({ '_site.yaml': SITE_YAML, 'secret.md': '# Secret\n' });
     chmodSync(join(root, 'secret.md'), 0o000);
     const { problems } = await loadSite(root);
-    expect(located(problems)).toEqual(['secret.md:-: error: the file cannot be read (EACCES); the page is skipped']);
+    expect(located(problems)).toEqual([
+      'secret.md:-: error: the file cannot be read (EACCES); the page is skipped',
+    ]);
   });
 
   it('reports a missing content folder instead of throwing', async () => {
@@ -501,7 +532,9 @@ describe('loadSite: _site.yaml', () => {
       foundingYear: null,
       sameAs: [],
     });
-    expect(located(problems)).toEqual([expect.stringMatching(/^_site\.yaml:-: warning: there is no _site\.yaml/)]);
+    expect(located(problems)).toEqual([
+      expect.stringMatching(/^_site\.yaml:-: warning: there is no _site\.yaml/),
+    ]);
   });
 
   it('warns about missing and invalid keys at their lines', async () => {

@@ -2,7 +2,13 @@ import type { default as MarkdownItConstructor } from 'markdown-it';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/seeded-random.js';
-import { encodePagePath, renderMarkdown, slugify, summarize, urlForSourcePath } from '../../src/content/index.js';
+import {
+  encodePagePath,
+  renderMarkdown,
+  slugify,
+  summarize,
+  urlForSourcePath,
+} from '../../src/content/index.js';
 import { keepPlainUrlsAsWritten, passOverTextWithoutLinks } from '../../src/content/markdown.js';
 
 describe('urlForSourcePath', () => {
@@ -52,7 +58,9 @@ describe('summarize', () => {
 
 describe('renderMarkdown', () => {
   it('escapes raw HTML instead of passing it through', () => {
-    const { html, sections } = renderMarkdown('Hello <script>alert(1)</script> world\n\n<div onclick="x()">block</div>\n');
+    const { html, sections } = renderMarkdown(
+      'Hello <script>alert(1)</script> world\n\n<div onclick="x()">block</div>\n',
+    );
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<div');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -65,7 +73,8 @@ describe('renderMarkdown', () => {
   });
 
   it('gives headings unique, stable anchors and demotes body h1 to h2', () => {
-    const markdown = '# Intro\n\n## Usage\n\ntext\n\n## Usage\n\nmore\n\n### Usage 2\n\n## Usage\n\n## Café\n';
+    const markdown =
+      '# Intro\n\n## Usage\n\ntext\n\n## Usage\n\nmore\n\n### Usage 2\n\n## Usage\n\n## Café\n';
     const first = renderMarkdown(markdown);
     const second = renderMarkdown(markdown);
     expect(first.headings).toEqual([
@@ -84,9 +93,12 @@ describe('renderMarkdown', () => {
   });
 
   it('takes the first h1 as the title when asked and leaves it out of the body', () => {
-    const rendered = renderMarkdown('\n# tar\n\n> Archiving utility.\n> Often combined with `gzip`.\n\n- list\n', {
-      titleFromHeading: true,
-    });
+    const rendered = renderMarkdown(
+      '\n# tar\n\n> Archiving utility.\n> Often combined with `gzip`.\n\n- list\n',
+      {
+        titleFromHeading: true,
+      },
+    );
     expect(rendered.headingTitle).toBe('tar');
     expect(rendered.headingTitleLines).toEqual([1, 2]);
     expect(rendered.html).not.toContain('tar</h');
@@ -126,22 +138,52 @@ describe('renderMarkdown', () => {
     // Every link sign, in other cases and split by entities, escapes and inline markup, beside
     // text that only looks like a link; blocks of every kind that linkify reads.
     const pieces = [
-      'http://a.example/x', 'HTTPS://B.EXAMPLE/Y', 'ftp://f.example', '//proto.example/p', 'mailto:x@y.example',
-      'MailTo:z@w.example', 'me@example.com', 'a&#64;b.example', 'a\\@b.example', 'h&#116;tp://e.example',
-      'http&colon;//c.example', 'http:/', '/', ':', '@', 'www.example.com', 'settings.py', 'xhttp://q.example',
-      '_http://u.example', '*http://em.example*', '`http://code.example`', '[label](http://l.example)',
-      '<https://auto.example>', '&amp;', '\\*', ' ', ' ', '  \n', '\n', '\n\n', '# ', '- ', '> ', '| a | b |\n|---|---|\n| ',
+      'http://a.example/x',
+      'HTTPS://B.EXAMPLE/Y',
+      'ftp://f.example',
+      '//proto.example/p',
+      'mailto:x@y.example',
+      'MailTo:z@w.example',
+      'me@example.com',
+      'a&#64;b.example',
+      'a\\@b.example',
+      'h&#116;tp://e.example',
+      'http&colon;//c.example',
+      'http:/',
+      '/',
+      ':',
+      '@',
+      'www.example.com',
+      'settings.py',
+      'xhttp://q.example',
+      '_http://u.example',
+      '*http://em.example*',
+      '`http://code.example`',
+      '[label](http://l.example)',
+      '<https://auto.example>',
+      '&amp;',
+      '\\*',
+      ' ',
+      ' ',
+      '  \n',
+      '\n',
+      '\n\n',
+      '# ',
+      '- ',
+      '> ',
+      '| a | b |\n|---|---|\n| ',
     ];
     const random = seededRandom(11);
     let linked = 0;
     let passedOver = 0;
     for (let i = 0; i < 3000; i++) {
       let source = '';
-      for (let n = 1 + Math.floor(random() * 8); n > 0; n--) source += pieces[Math.floor(random() * pieces.length)];
+      for (let n = 1 + Math.floor(random() * 8); n > 0; n--)
+        source += pieces[Math.floor(random() * pieces.length)];
       const html = plain.render(source);
       expect(passing.render(source), source).toBe(html);
       if (html.includes('<a href')) linked++;
-      if (!source.includes("//") && !source.includes("@")) passedOver++;
+      if (!source.includes('//') && !source.includes('@')) passedOver++;
     }
     // The inputs exercise both sides: text that becomes links, and text the pass skips.
     expect(linked).toBeGreaterThan(500);
@@ -152,12 +194,47 @@ describe('renderMarkdown', () => {
     const MarkdownIt = createRequire(import.meta.url)('markdown-it') as typeof MarkdownItConstructor;
     const plain = new MarkdownIt();
     const keeping = keepPlainUrlsAsWritten(new MarkdownIt());
-    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const random = seededRandom(7);
     const schemes = ['http://', 'https://', '//', 'HTTP://', 'ftp://', 'mailto:', 'https:/', ''];
-    const labels = ['a', 'example', 'com', 'x-y', 'B', 'a_b', 'xn--bcher-kva', 'bücher', '', '9', 'l'.repeat(63), 'l'.repeat(64)];
+    const labels = [
+      'a',
+      'example',
+      'com',
+      'x-y',
+      'B',
+      'a_b',
+      'xn--bcher-kva',
+      'bücher',
+      '',
+      '9',
+      'l'.repeat(63),
+      'l'.repeat(64),
+    ];
     const ports = ['', '', ':8080', ':', ':8a'];
-    const pathPieces = ['/', 'a', 'Z', '-._~', "!$&'()*+,;=", ':', '@', '?q=1', '#h', '%20', '%zz', '%', ' ', 'é', '[]', '\\', '|', '"', '<>', '`^{}', '.md'];
+    const pathPieces = [
+      '/',
+      'a',
+      'Z',
+      '-._~',
+      "!$&'()*+,;=",
+      ':',
+      '@',
+      '?q=1',
+      '#h',
+      '%20',
+      '%zz',
+      '%',
+      ' ',
+      'é',
+      '[]',
+      '\\',
+      '|',
+      '"',
+      '<>',
+      '`^{}',
+      '.md',
+    ];
     let unchanged = 0;
     let changed = 0;
     for (let i = 0; i < 6000; i++) {

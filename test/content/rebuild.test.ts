@@ -1,7 +1,13 @@
 import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildSite, filesToRebuild, readContent, rebuildSite, type LoadedSite } from '../../src/content/index.js';
+import {
+  buildSite,
+  filesToRebuild,
+  readContent,
+  rebuildSite,
+  type LoadedSite,
+} from '../../src/content/index.js';
 import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
@@ -16,7 +22,9 @@ const PAGES = {
   'docs/care.md': '# Care\n\nThe [mirror](mirror.md) needs polish.\n',
 };
 
-async function built(root: string): Promise<{ content: Awaited<ReturnType<typeof readContent>>; loaded: LoadedSite }> {
+async function built(
+  root: string,
+): Promise<{ content: Awaited<ReturnType<typeof readContent>>; loaded: LoadedSite }> {
   const content = await readContent(root);
   return { content, loaded: await buildSite(content) };
 }
@@ -34,7 +42,9 @@ describe('rebuildSite: a reload parses only what changed', () => {
     folders.push(root);
     const before = await built(root);
     // index.md links to docs/stand.md, which does not exist yet: a warning that the addition removes.
-    expect(before.loaded.problems.some((p) => p.file === 'index.md' && /leads nowhere/.test(p.message))).toBe(true);
+    expect(before.loaded.problems.some((p) => p.file === 'index.md' && /leads nowhere/.test(p.message))).toBe(
+      true,
+    );
 
     writeFileSync(join(root, 'docs/kettle.md'), '# Sun kettle\n\nBoils water twice as fast.\n');
     writeFileSync(join(root, 'docs/stand.md'), '# Kettle stand\n\nHolds the kettle.\n');
@@ -55,7 +65,9 @@ describe('rebuildSite: a reload parses only what changed', () => {
     expect(rebuilt.problems).toEqual(full.problems);
     expect(rebuilt.files).toEqual(full.files);
     expect(rebuilt.problems.some((p) => p.file === 'index.md')).toBe(false);
-    expect(rebuilt.problems.some((p) => p.file === 'docs/care.md' && /leads nowhere/.test(p.message))).toBe(true);
+    expect(rebuilt.problems.some((p) => p.file === 'docs/care.md' && /leads nowhere/.test(p.message))).toBe(
+      true,
+    );
   });
 
   it('rebuilds only the changed file and reuses the other Page objects as they are', async () => {

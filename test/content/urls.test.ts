@@ -3,7 +3,9 @@ import { absoluteUrl, encodePagePath } from '../../src/content/index.js';
 
 describe('absoluteUrl', () => {
   it('percent-encodes each segment of a decoded page URL, keeping the slashes', () => {
-    expect(absoluteUrl('https://example.com', '/places/Ħal Far')).toBe('https://example.com/places/%C4%A6al%20Far');
+    expect(absoluteUrl('https://example.com', '/places/Ħal Far')).toBe(
+      'https://example.com/places/%C4%A6al%20Far',
+    );
     expect(absoluteUrl('https://example.com', '/tldr/common/%')).toBe('https://example.com/tldr/common/%25');
   });
 

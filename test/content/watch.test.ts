@@ -57,7 +57,10 @@ describe('watchContentFolder', () => {
     await waitFor('a change in the new folder', () => calls > before);
 
     rmSync(join(root, 'docs'), { recursive: true });
-    await waitFor('the removed folders to be let go', () => !watcher!.folders.some((f) => f.includes('docs')));
+    await waitFor(
+      'the removed folders to be let go',
+      () => !watcher!.folders.some((f) => f.includes('docs')),
+    );
     expect([...watcher.folders].sort()).toEqual([root, join(root, 'blog'), join(root, 'news')].sort());
   });
 
