@@ -15,6 +15,7 @@ const INTEGRATION = [
   'test/contract/openapi-submissions.test.ts',
   'test/discovery/openapi.test.ts',
   'test/http/ask-fast-path.test.ts',
+  'test/http/end-of-turn.test.ts',
   'test/http/error-envelope.test.ts',
   'test/http/health.test.ts',
   'test/http/reload.test.ts',

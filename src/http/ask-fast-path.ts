@@ -11,6 +11,7 @@ import {
 } from '../nlweb/index.js';
 import { ANSWER_TAIL, answerFrame, answerParts, type AnswerFrame } from './answer-bytes.js';
 import { clientAddressOf } from './client-address.js';
+import { createEndOfTurn } from './end-of-turn.js';
 import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
@@ -48,7 +49,8 @@ interface KnownUrl {
 /**
  * Answers the hottest request of the site, a valid `GET /ask` that wants JSON, before the
  * framework's per-request pipeline (routing, hooks, child logger), which alone costs about 40 % of a
- * bare node:http server's throughput. It sends exactly what the Fastify route sends (same parser,
+ * bare node:http server's throughput, and ends its answers together at the end of the event loop's
+ * turn (see end-of-turn.ts). It sends exactly what the Fastify route sends (same parser,
  * same headers, the same answer bytes from the ask service's cache); anything else — HEAD,
  * streaming, an invalid query, an error — returns false and goes through Fastify unchanged. A test
  * compares the two paths response by response.
@@ -78,6 +80,9 @@ export function createAskFastPath(
   // A plain map emptied when full: a hit is one lookup (an LRU's move-to-end costs more than the
   // parse it saves on a miss), and popular URLs are back in it at once.
   const knownUrls = new Map<string, KnownUrl>();
+  const endAtTurnEnd = createEndOfTurn((error) =>
+    logger.error({ err: error }, '/ask fast path failed after sending'),
+  );
   const parse = (url: string): KnownUrl | null => {
     let known = knownUrls.get(url);
     if (known) return known;
@@ -126,17 +131,23 @@ export function createAskFastPath(
       headers[lengthSlot] = String(length);
       res.writeHead(200, headers);
       // Corked, the head (a string Node joins to the response head), the shared bytes of the
-      // answer and its closing brace leave in one writev, with no per-request copy of the answer.
+      // answer and its closing brace leave in one writev, with no per-request copy of the answer,
+      // when the turn ends with the other answers of this turn (end-of-turn.ts).
       res.cork();
       res.write(head);
       res.write(outcome.contentJson);
-      res.end(ANSWER_TAIL);
-      const responseTime = performance.now() - started;
-      observeAnswer(responseTime / 1000);
+      endAtTurnEnd(res, ANSWER_TAIL, (failure) => {
+        if (failure !== null) {
+          logger.error({ err: failure, requestId }, '/ask fast path failed while sending');
+          return;
+        }
+        const responseTime = performance.now() - started;
+        observeAnswer(responseTime / 1000);
+        // The same line as Fastify's requests get (app.ts), marked with the path that answered.
+        if (requestLog.isLevelEnabled('info'))
+          requestLog.info({ requestId, responseTime }, 'request completed');
+      });
       onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
-      // The same line as Fastify's requests get (app.ts), marked with the path that answered.
-      if (requestLog.isLevelEnabled('info'))
-        requestLog.info({ requestId, responseTime }, 'request completed');
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
       return true;
     } catch (error) {

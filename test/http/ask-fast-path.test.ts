@@ -115,6 +115,23 @@ describe('GET /ask fast path', () => {
     });
   }
 
+  it('answers many requests at once, ended together at the end of their turn, each like the route', async () => {
+    const questions = ['consent', 'schedule of activities', 'ICH M11', 'sso', 'pricing', 'amendments'];
+    const cases: Case[] = Array.from({ length: 48 }, (_, i) => ({
+      name: `concurrent ${i}`,
+      path: `/ask?query=${encodeURIComponent(questions[i % questions.length]!)}&max_results=${1 + (i % 8)}`,
+      fastPath: true,
+    }));
+    const before = fast.logs.length;
+    const viaFast = await Promise.all(cases.map((c) => fetchCase(fast, c)));
+    const viaRoute = await Promise.all(cases.map((c) => fetchCase(routed, c)));
+    expect(viaFast).toEqual(viaRoute);
+    const completed = fast.logs.slice(before).filter((line) => line.msg === 'request completed');
+    expect(completed).toHaveLength(cases.length);
+    expect(new Set(completed.map((line) => line.requestId)).size).toBe(cases.length);
+    expect(completed.every((line) => line.fastPath === true)).toBe(true);
+  });
+
   it('serves every answer with its own request id', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) {
