@@ -43,18 +43,20 @@ export function pageNames(page: Page): string[][] {
 }
 
 /**
- * How fully the matched terms name the page, 0 … 1: for its best name, (share of the name's terms
- * matched × share of the query's words that are in the name)².
+ * How fully the terms the page's hits matched name the page, 0 … 1: for its best name, (share of
+ * the name's terms matched × share of the query's words that are in the name)². The hits are read
+ * as they are (a page has a few, each with a few terms): a set of their terms, made for each of the
+ * ~80 pages a ranking groups, cost more than the look-ups.
  */
 export function nameMatch(
   names: readonly string[][],
-  matched: ReadonlySet<string>,
+  hits: readonly { readonly matchedTerms: readonly string[] }[],
   queryWords: number,
 ): number {
   let best = 0;
   for (const name of names) {
     let hit = 0;
-    for (const t of name) if (matched.has(t)) hit++;
+    for (const t of name) if (hits.some((h) => h.matchedTerms.includes(t))) hit++;
     if (hit === 0) continue;
     // Squared: a full match counts, a partial one ("Trialwright for medical writing" for "does
     // Trialwright write the protocol") hardly.

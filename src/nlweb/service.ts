@@ -426,6 +426,14 @@ interface RankedPage {
   coverage: number;
 }
 
+/** A page grouped by a ranking, scored, before the pages to list are chosen. */
+interface Candidate {
+  record: PageRecord;
+  /** All its hits in this ranking, best first. */
+  hits: SearchResult[];
+  score: number;
+}
+
 interface RankingContext {
   index: SearchIndex;
   /** By document number. */
@@ -480,48 +488,56 @@ function rankPages(
         byPage.push(record);
       }
     }
-    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
-    const wordsOf = queryWordsOfTerms(outcome.queryWords);
-    const pages: RankedPage[] = [];
+    // Every grouped page is scored (the order needs it); only the pages kept get their sections
+    // and coverage: ~10 of the ~80 a ranking groups on a large site.
+    const candidates: Candidate[] = [];
     for (const record of byPage) {
       const { page, hits } = record;
-      const matched = new Set<string>();
-      for (const h of hits) for (const t of h.matchedTerms) matched.add(t);
-      // The query words the page matched, by the words each of its matched terms counts for.
-      const coveredWords = new Set<number>();
-      for (const t of matched) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
-      let covered = 0;
-      for (const w of coveredWords) covered += outcome.queryWords[w]!.weight;
-      const named = nameMatch(ctx.namesOf(record), matched, outcome.queryWords.length);
+      const named = nameMatch(ctx.namesOf(record), hits, outcome.queryWords.length);
       const best = hits[0]!.score;
       // A page that answers in several sections is a little stronger than one with a single mention.
       let support = 0;
       for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
-      pages.push({
-        page,
+      candidates.push({
         record,
+        hits,
         score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
+      });
+    }
+    // Not kept past the ranking: a page's last hits would otherwise stay in memory.
+    for (const record of byPage) record.hits = NO_HITS;
+    candidates.sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.record.preference - b.record.preference ||
+        compareKeys(a.record.page.url, b.record.page.url),
+    );
+    const kept: RankedPage[] = [];
+    const groupsSeen = new Set<string[]>();
+    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
+    const wordsOf = queryWordsOfTerms(outcome.queryWords);
+    for (const { record, hits, score } of candidates) {
+      const group = ctx.copies.groups.get(record.page.url);
+      if (group) {
+        if (groupsSeen.has(group)) continue;
+        groupsSeen.add(group);
+      }
+      // The query words the page matched, by the words each of its matched terms counts for.
+      const coveredWords = new Set<number>();
+      for (const h of hits)
+        for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
+      let covered = 0;
+      for (const w of coveredWords) covered += outcome.queryWords[w]!.weight;
+      const best = hits[0]!.score;
+      kept.push({
+        page: record.page,
+        record,
+        score,
         hits: hits
           .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
           .slice(0, MAX_SECTIONS_PER_PAGE),
         coverage: totalWeight > 0 ? covered / totalWeight : 0,
       });
-    }
-    // Not kept past the ranking: a page's last hits would otherwise stay in memory.
-    for (const record of byPage) record.hits = NO_HITS;
-    pages.sort(
-      (a, b) =>
-        b.score - a.score || a.record.preference - b.record.preference || compareKeys(a.page.url, b.page.url),
-    );
-    const kept: RankedPage[] = [];
-    const groupsSeen = new Set<string[]>();
-    for (const p of pages) {
-      const group = ctx.copies.groups.get(p.page.url);
-      if (group) {
-        if (groupsSeen.has(group)) continue;
-        groupsSeen.add(group);
-      }
-      kept.push(p);
       if (kept.length === maxResults) break;
     }
     if (kept.length === maxResults || outcome.results.length < limit || limit >= passageCount)
