@@ -492,7 +492,7 @@ function rankPages(
     // and coverage: ~10 of the ~80 a ranking groups on a large site.
     const candidates: Candidate[] = [];
     for (const record of byPage) {
-      const { page, hits } = record;
+      const { hits } = record;
       const named = nameMatch(ctx.namesOf(record), hits, outcome.queryWords.length);
       const best = hits[0]!.score;
       // A page that answers in several sections is a little stronger than one with a single mention.
