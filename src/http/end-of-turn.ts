@@ -33,6 +33,10 @@ export function createEndOfTurn(report: (error: unknown) => void): EndAtTurnEnd 
     for (const { res, last } of ending) {
       let failure: unknown = null;
       try {
+        // Node 22+ keeps a chunked response's corked writes apart and, on 24.21, drops the
+        // chunk `end` brings while they wait: uncork such a response first (two writes). A
+        // response with a content-length (the /ask fast path's) still leaves in one writev.
+        if (res.chunkedEncoding) res.uncork();
         res.end(last);
       } catch (error) {
         failure = error;

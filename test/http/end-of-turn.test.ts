@@ -37,7 +37,7 @@ function failingResponse(): ServerResponse & { destroyed: boolean } {
 }
 
 describe('createEndOfTurn', () => {
-  it('ends a response when the turn ends, not when it is handed over', async () => {
+  it('ends a response when the turn ends, not when it is handed over (chunked: no content-length)', async () => {
     const endAtTurnEnd = createEndOfTurn((error) => {
       throw error;
     });
