@@ -622,6 +622,11 @@ export class ContentReloader {
   #tail: Promise<unknown> = Promise.resolve();
   /** A reload asked for that has not started reading yet: a new request joins it. */
   #queued: Promise<ReloadOutcome> | null = null;
+  /**
+   * The serving generation's snapshot save: while it runs it holds that generation (the start-up's
+   * may still be writing, fsync and all, when the first reload swaps).
+   */
+  #servingSaved: Promise<void>;
   #closed = false;
 
   constructor(
@@ -630,9 +635,11 @@ export class ContentReloader {
     private readonly content: LiveContent,
     contentHash: string,
     previous?: PreviousBuild,
+    servingSaved: Promise<void> = Promise.resolve(),
   ) {
     this.#contentHash = contentHash;
     this.#previous = previous;
+    this.#servingSaved = servingSaved;
   }
 
   /** Asks for a reload; resolves with the outcome of the reload that covers this request. */
@@ -716,8 +723,11 @@ export class ContentReloader {
     );
     await loaded.saveSnapshot();
     // The old generation (its index, pages, caches; ~25 MB on the docs corpus) is garbage now that
-    // its requests have ended. V8 would keep it until the heap next reaches its limit, which under
-    // steady traffic is not soon: collected now, memory returns to where it was before the reload.
+    // its requests and its own snapshot save have ended. V8 would keep it until the heap next
+    // reaches its limit, which under steady traffic is not soon: collected now, memory returns to
+    // where it was before the reload.
+    await this.#servingSaved;
+    this.#servingSaved = loaded.saveSnapshot();
     collectGarbage();
     return {
       status: 'swapped',

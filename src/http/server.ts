@@ -221,7 +221,14 @@ export async function startServer(
   // After listening: the first answers do not wait for the snapshot to be written.
   const snapshotSaved = loaded?.saveSnapshot() ?? Promise.resolve();
 
-  const reloader = new ContentReloader(config, logger, context.content, loaded!.contentHash, loaded!.build);
+  const reloader = new ContentReloader(
+    config,
+    logger,
+    context.content,
+    loaded!.contentHash,
+    loaded!.build,
+    snapshotSaved,
+  );
   const reload = (reason: string) => reloader.reload(reason);
   const onHangup = () => void reload('SIGHUP');
   process.on('SIGHUP', onHangup);

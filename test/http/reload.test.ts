@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
+import { ContentReloader, LiveContent, loadContent } from '../../src/http/live-content.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { contentFolder } from '../support/files.js';
 
@@ -226,6 +227,43 @@ describe('content reload', () => {
     writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
     expect(await server.reload('test')).toMatchObject({ status: 'swapped' });
     // No gc() here: the reload collected the old generation after the swap.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(oldAsk.deref()).toBeUndefined();
+  });
+
+  it('frees the old site only once the start-up snapshot, still being written, lets it go', async () => {
+    const contentDir = contentFolder(OLD);
+    const dataDir = mkdtempSync(join(tmpdir(), 'frontdoor-reload-'));
+    cleanup.push(() => rmSync(contentDir, { recursive: true, force: true }));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const config = { contentDir, dataDir, publicBaseUrl: 'http://127.0.0.1' };
+    const silent = pino({ level: 'silent' });
+    // As the real start-up save does (its pending promise holds the scope the ask service is in),
+    // a slow save (an fsync on a busy disk) holds the first generation for 300 ms.
+    const start = async () => {
+      const loaded = (await loadContent(config, silent))!;
+      let held: unknown = loaded.generation.ask;
+      const startupSaved = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          held = null;
+          resolve();
+        }, 300),
+      );
+      const content = new LiveContent(loaded.generation);
+      const reloader = new ContentReloader(
+        config,
+        silent,
+        content,
+        loaded.contentHash,
+        loaded.build,
+        startupSaved.then(() => void held),
+      );
+      return { reloader, oldAsk: new WeakRef(loaded.generation.ask) };
+    };
+    const { reloader, oldAsk } = await start();
+    cleanup.push(() => reloader.close());
+    writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
+    expect(await reloader.reload('test')).toMatchObject({ status: 'swapped' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(oldAsk.deref()).toBeUndefined();
   });
