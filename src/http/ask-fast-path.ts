@@ -14,6 +14,7 @@ import { clientAddressOf } from './client-address.js';
 import { createEndOfTurn } from './end-of-turn.js';
 import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
+import { requestCompletedLogger } from './request-completed-line.js';
 import { requestIdOf } from './request-id.js';
 import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
 import { securityHeaders } from './security-headers.js';
@@ -77,6 +78,7 @@ export function createAskFastPath(
     { req: { method: 'GET', url: '/ask' }, res: { statusCode: 200 }, fastPath: true },
     { redact: { paths: [] } },
   );
+  const logRequestCompleted = requestCompletedLogger(requestLog);
   // A plain map emptied when full: a hit is one lookup (an LRU's move-to-end costs more than the
   // parse it saves on a miss), and popular URLs are back in it at once.
   const knownUrls = new Map<string, KnownUrl>();
@@ -144,8 +146,7 @@ export function createAskFastPath(
         const responseTime = performance.now() - started;
         observeAnswer(responseTime / 1000);
         // The same line as Fastify's requests get (app.ts), marked with the path that answered.
-        if (requestLog.isLevelEnabled('info'))
-          requestLog.info({ requestId, responseTime }, 'request completed');
+        if (requestLog.isLevelEnabled('info')) logRequestCompleted(requestId, responseTime);
       });
       onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
