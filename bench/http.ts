@@ -25,7 +25,16 @@
  */
 import { seededRandom } from './seeded-random.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +59,11 @@ export interface LoadRun {
   requests: number;
   /** Average response size including headers (wrk's transfer ÷ requests); null with autocannon. */
   bytesPerResponse: number | null;
+  /**
+   * CPU time the server process used per request during the run (user + system, µs), read from
+   * /proc; null where /proc is not there.
+   */
+  cpuUsPerRequest: number | null;
 }
 
 /** The same load measured in every round; the summary fields are medians over the rounds. */
@@ -60,6 +74,8 @@ export interface LoadSeries {
   /** All rounds together. */
   requests: number;
   bytesPerResponse: number | null;
+  /** Median over the rounds of the server's CPU per request (µs); null without /proc. */
+  cpuUsPerRequest: number | null;
   rounds: LoadRun[];
 }
 
@@ -68,6 +84,12 @@ export interface RatioSeries extends LoadSeries {
   ratio: number;
   ratioMin: number;
   ratioMax: number;
+  /**
+   * Median over the rounds of the hello world's CPU per request ÷ this load's: the same comparison
+   * as `ratio`, in the server's CPU time instead of requests per second. It moves much less from
+   * round to round on a shared machine (±3 % where the throughput ratio moves ±20 %).
+   */
+  cpuRatio: number | null;
   /** Different paths (query texts) in the measured requests. */
   distinctQueries: number;
 }
@@ -189,8 +211,30 @@ async function waitForHttp(
   throw new Error(`server at ${url} did not answer`);
 }
 
-interface RawLoad extends LoadRun {
+interface RawLoad extends Omit<LoadRun, 'cpuUsPerRequest'> {
   non2xx: number;
+}
+
+/**
+ * Clock ticks per second of /proc's CPU times: USER_HZ, which Linux fixes at 100 for user space on
+ * the architectures Node runs on (`getconf CLK_TCK`).
+ */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; null where there
+ * is no /proc. The server is spawned through taskset, which execs it: the pid stays the server's.
+ */
+export function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return null;
+  }
 }
 
 function hasWrk(): boolean {
@@ -395,12 +439,14 @@ const median = (values: readonly number[]): number => {
 
 function series(rounds: LoadRun[]): LoadSeries {
   const sizes = rounds.map((r) => r.bytesPerResponse).filter((b): b is number => b !== null);
+  const cpus = rounds.map((r) => r.cpuUsPerRequest);
   return {
     rps: Math.round(median(rounds.map((r) => r.rps))),
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     requests: rounds.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: sizes.length > 0 ? Math.round(median(sizes)) : null,
+    cpuUsPerRequest: cpus.every((c) => c !== null) ? Math.round(median(cpus) * 100) / 100 : null,
     rounds,
   };
 }
@@ -409,11 +455,17 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 function ratioSeries(rounds: LoadRun[], hello: readonly LoadRun[], distinctQueries: number): RatioSeries {
   const ratios = rounds.map((r, i) => r.rps / (hello[i] as LoadRun).rps);
+  const cpuRatios = rounds.map((r, i) => {
+    const helloCpu = (hello[i] as LoadRun).cpuUsPerRequest;
+    return r.cpuUsPerRequest && helloCpu ? helloCpu / r.cpuUsPerRequest : null;
+  });
+  const known = <T>(values: (T | null)[]): values is T[] => values.every((v) => v !== null);
   return {
     ...series(rounds),
     ratio: round3(median(ratios)),
     ratioMin: round3(Math.min(...ratios)),
     ratioMax: round3(Math.max(...ratios)),
+    cpuRatio: known(cpuRatios) ? round3(median(cpuRatios)) : null,
     distinctQueries,
   };
 }
@@ -459,6 +511,8 @@ export async function runHttpBench(
   );
   const docsSliceSize = Math.floor((docsQuestions.length - docsWarmUp.length) / rounds);
   const bareServers: ChildProcess[] = [];
+  /** Each server's process, by its base URL: its CPU time is read around every load. */
+  const pidOfBase = new Map<string, number | undefined>();
   /** A bare node:http server (pinned to core 0 like the app) running `script`; resolves to its base URL. */
   const startBare = async (
     script: string,
@@ -473,6 +527,7 @@ export async function runHttpBench(
     });
     bareServers.push(child);
     const base = `http://127.0.0.1:${port}`;
+    pidOfBase.set(base, child.pid);
     await waitForHttp(`${base}/`, () => child.exitCode === null, isExpected);
     return base;
   };
@@ -538,7 +593,17 @@ export async function runHttpBench(
     : null;
   const run = wrk ? loadWithWrk : loadWithAutocannon;
   const measure = async (name: string, base: string, paths: string[], seconds: number): Promise<LoadRun> => {
-    const { non2xx, ...result } = await run(base, paths, seconds, connections);
+    const pid = pidOfBase.get(base);
+    const cpuBefore = cpuSecondsOf(pid);
+    const { non2xx, ...load } = await run(base, paths, seconds, connections);
+    const cpuAfter = cpuSecondsOf(pid);
+    const result: LoadRun = {
+      ...load,
+      cpuUsPerRequest:
+        cpuBefore !== null && cpuAfter !== null && load.requests > 0
+          ? ((cpuAfter - cpuBefore) * 1e6) / load.requests
+          : null,
+    };
     if (non2xx > 0) throw new Error(`${name}: ${non2xx} non-2xx answers`);
     if (askServer.exitCode !== null) throw new Error(`the frontdoor server exited during ${name}`);
     if (loggedServer.exitCode !== null) throw new Error(`the logging frontdoor server exited during ${name}`);
@@ -552,6 +617,10 @@ export async function runHttpBench(
   const loggedBase = `http://127.0.0.1:${loggedPort}`;
   const askOffBase = `http://127.0.0.1:${askOffPort}`;
   const docsBase = `http://127.0.0.1:${docsPort}`;
+  pidOfBase.set(askBase, askServer.pid);
+  pidOfBase.set(loggedBase, loggedServer.pid);
+  pidOfBase.set(askOffBase, askOffServer.pid);
+  if (docsServer) pidOfBase.set(docsBase, docsServer.pid);
   const popularPaths = POPULAR_QUERIES.map(askPath);
   /** Every hello-world run in order; a hello world runs before each load and once at the end. */
   const hellos: LoadRun[] = [];
@@ -690,7 +759,11 @@ export async function runHttpBench(
     helloBefore[name].map((i) => {
       const before = hellos[i] as LoadRun;
       const after = hellos[i + 1] as LoadRun;
-      return { ...before, rps: Math.sqrt(before.rps * after.rps) };
+      const cpu =
+        before.cpuUsPerRequest !== null && after.cpuUsPerRequest !== null
+          ? Math.sqrt(before.cpuUsPerRequest * after.cpuUsPerRequest)
+          : null;
+      return { ...before, rps: Math.sqrt(before.rps * after.rps), cpuUsPerRequest: cpu };
     });
   const distinct = ratioSeries(
     distinctRuns,

@@ -306,6 +306,12 @@ export function targetRows(input: SummaryInput): TargetRow[] {
     const kb = (b: number | null): string => (b === null ? '' : `, ${(b / 1024).toFixed(1)} KB per answer`);
     const range = (r: { ratioMin: number; ratioMax: number }): string =>
       `rounds ${r.ratioMin.toFixed(3)}–${r.ratioMax.toFixed(3)}`;
+    // The same comparison in the server's CPU time per request, which a shared machine's drift
+    // moves much less than requests per second.
+    const byCpu = (r: { cpuUsPerRequest: number | null; cpuRatio: number | null }): string =>
+      r.cpuRatio === null || r.cpuUsPerRequest === null || http.helloWorld.cpuUsPerRequest === null
+        ? ''
+        : `; by CPU per request ${r.cpuRatio.toFixed(3)} (${r.cpuUsPerRequest.toFixed(1)} vs ${http.helloWorld.cpuUsPerRequest.toFixed(1)} µs)`;
     // autocannon (JavaScript) runs out of CPU parsing the answers before the server does, so its
     // ratios measure the load generator: no verdict then.
     const judged = http.loadGenerator === 'wrk';
@@ -316,7 +322,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       target: ratioTargets[0] as string,
       measured: http.askPopularLogged.ratio.toFixed(3),
       pass: judged ? http.askPopularLogged.ratio >= 0.6 : null,
-      note: `${unjudged}${thousands(http.askPopularLogged.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopularLogged.bytesPerResponse)}; ${range(http.askPopularLogged)}; ${http.askPopular.distinctQueries} questions, cached; logging off: ${http.askPopular.ratio.toFixed(3)}`,
+      note: `${unjudged}${thousands(http.askPopularLogged.rps)} vs ${thousands(http.helloWorld.rps)} req/s${kb(http.askPopularLogged.bytesPerResponse)}; ${range(http.askPopularLogged)}${byCpu(http.askPopularLogged)}; ${http.askPopular.distinctQueries} questions, cached; logging off: ${http.askPopular.ratio.toFixed(3)}${byCpu(http.askPopular)}`,
     });
     rows.push({
       target: 'GET /ask popular: request logging on (LOG_LEVEL=info) vs off',
@@ -331,7 +337,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       measured: http.askDistinctLogged.ratio.toFixed(3),
       pass: judged ? http.askDistinctLogged.ratio >= 0.25 : null,
       note:
-        `${unjudged}${thousands(http.askDistinctLogged.rps)} req/s${kb(http.askDistinctLogged.bytesPerResponse)}; ${range(http.askDistinctLogged)}; ` +
+        `${unjudged}${thousands(http.askDistinctLogged.rps)} req/s${kb(http.askDistinctLogged.bytesPerResponse)}; ${range(http.askDistinctLogged)}${byCpu(http.askDistinctLogged)}; ` +
         `logging off: ${http.askDistinct.ratio.toFixed(3)}; ${thousands(http.askDistinct.requests)} requests, ` +
         (http.askDistinct.everyRequestNew ? 'each a different question' : 'questions cycling, never cached'),
     });
@@ -348,7 +354,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
             target: ratioTargets[2] as string,
             measured: docs.ratio.toFixed(3),
             pass: judged ? docs.ratio >= 0.1 : null,
-            note: `${unjudged}${thousands(docs.rps)} req/s${kb(docs.bytesPerResponse)}; ${range(docs)}; ${thousands(docs.pages)} pages; ${thousands(docs.requests)} requests, each a different question`,
+            note: `${unjudged}${thousands(docs.rps)} req/s${kb(docs.bytesPerResponse)}; ${range(docs)}${byCpu(docs)}; ${thousands(docs.pages)} pages; ${thousands(docs.requests)} requests, each a different question`,
           },
     );
     rows.push({
@@ -379,7 +385,7 @@ export function targetRows(input: SummaryInput): TargetRow[] {
       target: 'GET /healthz ÷ hello world (app floor)',
       measured: http.healthz.ratio.toFixed(3),
       pass: null,
-      note: `${thousands(http.healthz.rps)} req/s: the same server's smallest route, a route of this app does no better`,
+      note: `${thousands(http.healthz.rps)} req/s: the same server's smallest route, a route of this app does no better${byCpu(http.healthz)}`,
     });
   }
   const { typing } = input;

@@ -547,7 +547,7 @@ async function main(): Promise<void> {
           `frontdoor serve: ${h.server.runner} (${h.server.reason}), ${h.server.site}; the targets are judged on a ` +
           `server at the default LOG_LEVEL=info (one line per request, to a file), beside the same loads at LOG_LEVEL=warn; ` +
           `a third server holds the docs corpus (LOG_LEVEL=info); ` +
-          `answer cache ${h.answerCacheSize}. Loads interleaved per round; medians over rounds, ratios taken within a round.`,
+          `answer cache ${h.answerCacheSize}. Loads interleaved per round; medians over rounds, ratios taken within a round; CPU: the server process's user + system time per request (/proc), and the hello world's ÷ this load's.`,
       );
       const kb = (b: number | null): string => (b === null ? '' : (b / 1024).toFixed(1));
       const ratioText = (r: RatioSeries): string =>
@@ -611,6 +611,8 @@ async function main(): Promise<void> {
             '',
             'req/s',
             'ratio (min–max)',
+            'CPU µs/req',
+            'CPU ratio',
             'p50 ms',
             'p99 ms',
             'requests',
@@ -622,6 +624,8 @@ async function main(): Promise<void> {
             name,
             Math.round(r.rps).toLocaleString('en-US'),
             ratio,
+            r.cpuUsPerRequest === null ? '' : r.cpuUsPerRequest.toFixed(1),
+            (r as Partial<RatioSeries>).cpuRatio?.toFixed(3) ?? '',
             fms(r.p50Ms),
             fms(r.p99Ms),
             r.requests.toLocaleString('en-US'),
