@@ -220,6 +220,12 @@ export async function startServer(
   );
   // After listening: the first answers do not wait for the snapshot to be written.
   const snapshotSaved = loaded?.saveSnapshot() ?? Promise.resolve();
+  context.content.analyseInBackground((error) =>
+    logger.warn(
+      { err: error },
+      'analysing snippet texts in the background failed; answers analyse them as they quote them',
+    ),
+  );
 
   const reloader = new ContentReloader(
     config,
@@ -248,6 +254,7 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       process.off('SIGHUP', onHangup);
+      context.content.stopAnalysis();
       watcher?.close();
       await reloader.close();
       await snapshotSaved;

@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Site } from '../../src/content/index.js';
 import {
+  ANALYSIS_SLICE_MS,
   CONTENT_SNAPSHOT_VERSION,
   contentSnapshotKey,
   GenerationWorker,
+  LiveContent,
   loadContent,
   SNAPSHOT_FILE,
   type ContentSnapshot,
   type LoadedContent,
 } from '../../src/http/live-content.js';
+import type { AskService } from '../../src/nlweb/index.js';
 import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
 import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
 import { contentFolder } from '../support/files.js';
@@ -269,5 +273,76 @@ describe.each([
     expect(rebuilt.generation.ask.index).toEqual(fullBuild.generation.ask.index);
     expect(rebuilt.generation.ask.copies).toEqual(fullBuild.generation.ask.copies);
     expect(answers(rebuilt)).toEqual(answers(fullBuild));
+  });
+});
+
+describe('analysing the serving site’s snippet texts in the background', () => {
+  /** An ask service whose analysis takes `slices` calls; LiveContent calls nothing else of it here. */
+  const counting = (slices: number, fail = false) => {
+    const calls = { count: 0 };
+    const ask = {
+      analyseSnippetTexts: (budgetMs: number) => {
+        expect(budgetMs).toBe(ANALYSIS_SLICE_MS);
+        calls.count += 1;
+        if (fail) throw new Error('analysis failed');
+        return calls.count >= slices;
+      },
+    } as unknown as AskService;
+    return { generation: { site: { pages: [] } as unknown as Site, ask }, calls };
+  };
+  /** Lets `turns` turns of the event loop pass (each runs the immediates queued before it). */
+  const turns = async (count: number) => {
+    for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('works slice by slice, one per turn of the event loop, until the service says it is done', async () => {
+    const first = counting(5);
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(() => expect.fail('no error expected'));
+    expect(first.calls.count).toBe(0);
+    await turns(2);
+    expect(first.calls.count).toBeGreaterThanOrEqual(1);
+    expect(first.calls.count).toBeLessThan(5);
+    await turns(10);
+    expect(first.calls.count).toBe(5);
+  });
+
+  it('moves to the site swapped in, and leaves the old one alone', async () => {
+    const first = counting(1000);
+    const second = counting(3);
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(() => expect.fail('no error expected'));
+    await turns(3);
+    content.swap(second.generation);
+    const firstCalls = first.calls.count;
+    await turns(10);
+    expect(first.calls.count).toBe(firstCalls);
+    expect(second.calls.count).toBe(3);
+  });
+
+  it('stops when asked to, and does not start on a swap afterwards', async () => {
+    const first = counting(1000);
+    const second = counting(1000);
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(() => expect.fail('no error expected'));
+    await turns(2);
+    content.stopAnalysis();
+    const calls = first.calls.count;
+    content.swap(second.generation);
+    await turns(5);
+    expect(first.calls.count).toBe(calls);
+    expect(second.calls.count).toBe(0);
+  });
+
+  it('reports an error and stops, the site still serving', async () => {
+    const failing = counting(1000, true);
+    const content = new LiveContent(failing.generation);
+    const errors: unknown[] = [];
+    content.analyseInBackground((error) => errors.push(error));
+    await turns(5);
+    expect(failing.calls.count).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toBe('analysis failed');
+    expect(content.current).toBe(failing.generation);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Site } from '../../src/content/index.js';
+import { BUNDLED_CONTENT_DIR } from '../../src/config/index.js';
+import { loadSite, type Site } from '../../src/content/index.js';
 import {
   AskResultSchema,
   createValidator,
@@ -392,5 +393,39 @@ describe('answer bytes', () => {
         }
       }
     }
+  });
+});
+
+describe('analysing snippet texts ahead of the questions', () => {
+  it('goes through every passage in slices and changes no answer', async () => {
+    const sample = (await loadSite(BUNDLED_CONTENT_DIR)).site;
+    const analysed = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
+    const plain = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
+    expect(analysed.passageCount).toBeGreaterThan(64);
+    // A budget of 0 still analyses 32 passages before the clock is read: one slice per 32.
+    let slices = 1;
+    while (!analysed.analyseSnippetTexts(0)) slices++;
+    expect(slices).toBe(Math.ceil(analysed.passageCount / 32));
+    expect(analysed.analyseSnippetTexts(0)).toBe(true);
+    for (const text of [
+      'protocol amendments',
+      'informed consent form draft',
+      'schedule of activities',
+      'SSO',
+    ]) {
+      const asked = query(text);
+      expect(answerBody(analysed.outcome(asked), asked, REQUEST_ID)).toEqual(
+        answerBody(plain.outcome(asked), asked, REQUEST_ID),
+      );
+    }
+  });
+
+  it('finishes in one call when the budget allows', async () => {
+    const sample = (await loadSite(BUNDLED_CONTENT_DIR)).site;
+    const analysed = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
+    let slices = 1;
+    while (!analysed.analyseSnippetTexts(1000)) slices++;
+    // A whole second is far more than the sample site's passages take.
+    expect(slices).toBe(1);
   });
 });
