@@ -50,6 +50,8 @@ export class LiveContent {
   /** Whether the serving site's snippet texts are analysed in the background (see analyseInBackground). */
   #analysing = false;
   #analysis: NodeJS.Immediate | null = null;
+  #analysisStart: NodeJS.Timeout | null = null;
+  #analysisDelayMs = 0;
   #onAnalysisError: (error: unknown) => void = () => {};
 
   constructor(initial: ContentGeneration) {
@@ -90,22 +92,29 @@ export class LiveContent {
    * corpus). Requests keep being served between slices. An error stops it (answers then analyse
    * their passages as before) and goes to `onError`.
    */
-  analyseInBackground(onError: (error: unknown) => void): void {
+  analyseInBackground(onError: (error: unknown) => void, delayMs = ANALYSIS_DELAY_MS): void {
     this.#analysing = true;
     this.#onAnalysisError = onError;
+    this.#analysisDelayMs = delayMs;
     this.#analyseServing();
   }
 
   /** Stops the background analysis (on shutdown). */
   stopAnalysis(): void {
     this.#analysing = false;
+    this.#cancelAnalysis();
+  }
+
+  #cancelAnalysis(): void {
+    if (this.#analysisStart !== null) clearTimeout(this.#analysisStart);
     if (this.#analysis !== null) clearImmediate(this.#analysis);
+    this.#analysisStart = null;
     this.#analysis = null;
   }
 
   #analyseServing(): void {
     // The old site's analysis stops here: nothing scheduled keeps a swapped-out site in memory.
-    if (this.#analysis !== null) clearImmediate(this.#analysis);
+    this.#cancelAnalysis();
     const { ask } = this.#current;
     const step = (): void => {
       this.#analysis = null;
@@ -118,9 +127,20 @@ export class LiveContent {
       }
       if (!done) this.#analysis = setImmediate(step).unref();
     };
-    this.#analysis = setImmediate(step).unref();
+    this.#analysisStart = setTimeout(() => {
+      this.#analysisStart = null;
+      step();
+    }, this.#analysisDelayMs).unref();
   }
 }
+
+/**
+ * How long the background analysis waits after start-up or a swap: the first requests, and a
+ * reload's own work (snapshot, garbage collection), come first. Started at once, it delayed a
+ * warm start's first answer by ~70 ms (the docs corpus), most likely by the garbage collection of
+ * what it had allocated by then.
+ */
+export const ANALYSIS_DELAY_MS = 1000;
 
 /** Background analysis of snippet texts per turn of the event loop: the most a request waits for it. */
 export const ANALYSIS_SLICE_MS = 4;

@@ -294,28 +294,47 @@ describe('analysing the serving site’s snippet texts in the background', () =>
   const turns = async (count: number) => {
     for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
   };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Waits (up to 5 s) for `condition`, a turn at a time. */
+  const until = async (condition: () => boolean) => {
+    const deadline = Date.now() + 5000;
+    while (!condition() && Date.now() < deadline) await turns(1);
+    expect(condition()).toBe(true);
+  };
+  const noError = () => expect.fail('no error expected');
 
   it('works slice by slice, one per turn of the event loop, until the service says it is done', async () => {
     const first = counting(5);
     const content = new LiveContent(first.generation);
-    content.analyseInBackground(() => expect.fail('no error expected'));
+    content.analyseInBackground(noError, 0);
     expect(first.calls.count).toBe(0);
-    await turns(2);
-    expect(first.calls.count).toBeGreaterThanOrEqual(1);
+    await until(() => first.calls.count >= 1);
     expect(first.calls.count).toBeLessThan(5);
-    await turns(10);
+    await until(() => first.calls.count === 5);
+    await turns(5);
     expect(first.calls.count).toBe(5);
+  });
+
+  it('starts only after its delay (start-up and a reload come first)', async () => {
+    const first = counting(3);
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(noError, 200);
+    await sleep(100);
+    await turns(3);
+    expect(first.calls.count).toBe(0);
+    await until(() => first.calls.count === 3);
   });
 
   it('moves to the site swapped in, and leaves the old one alone', async () => {
     const first = counting(1000);
     const second = counting(3);
     const content = new LiveContent(first.generation);
-    content.analyseInBackground(() => expect.fail('no error expected'));
-    await turns(3);
+    content.analyseInBackground(noError, 0);
+    await until(() => first.calls.count >= 1);
     content.swap(second.generation);
     const firstCalls = first.calls.count;
-    await turns(10);
+    await until(() => second.calls.count === 3);
+    await turns(5);
     expect(first.calls.count).toBe(firstCalls);
     expect(second.calls.count).toBe(3);
   });
@@ -324,11 +343,12 @@ describe('analysing the serving site’s snippet texts in the background', () =>
     const first = counting(1000);
     const second = counting(1000);
     const content = new LiveContent(first.generation);
-    content.analyseInBackground(() => expect.fail('no error expected'));
-    await turns(2);
+    content.analyseInBackground(noError, 0);
+    await until(() => first.calls.count >= 1);
     content.stopAnalysis();
     const calls = first.calls.count;
     content.swap(second.generation);
+    await sleep(20);
     await turns(5);
     expect(first.calls.count).toBe(calls);
     expect(second.calls.count).toBe(0);
@@ -338,7 +358,8 @@ describe('analysing the serving site’s snippet texts in the background', () =>
     const failing = counting(1000, true);
     const content = new LiveContent(failing.generation);
     const errors: unknown[] = [];
-    content.analyseInBackground((error) => errors.push(error));
+    content.analyseInBackground((error) => errors.push(error), 0);
+    await until(() => errors.length === 1);
     await turns(5);
     expect(failing.calls.count).toBe(1);
     expect(errors).toHaveLength(1);
