@@ -302,6 +302,13 @@ describe('analysing the serving site’s snippet texts in the background', () =>
     expect(condition()).toBe(true);
   };
   const noError = () => expect.fail('no error expected');
+  /** Content serving `first`, analysing in the background with no delay, once its first slice has run. */
+  const analysing = async (first: ReturnType<typeof counting>) => {
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(noError, 0);
+    await until(() => first.calls.count >= 1);
+    return content;
+  };
 
   it('works slice by slice, one per turn of the event loop, until the service says it is done', async () => {
     const first = counting(5);
@@ -328,9 +335,7 @@ describe('analysing the serving site’s snippet texts in the background', () =>
   it('moves to the site swapped in, and leaves the old one alone', async () => {
     const first = counting(1000);
     const second = counting(3);
-    const content = new LiveContent(first.generation);
-    content.analyseInBackground(noError, 0);
-    await until(() => first.calls.count >= 1);
+    const content = await analysing(first);
     content.swap(second.generation);
     const firstCalls = first.calls.count;
     await until(() => second.calls.count === 3);
@@ -342,9 +347,7 @@ describe('analysing the serving site’s snippet texts in the background', () =>
   it('stops when asked to, and does not start on a swap afterwards', async () => {
     const first = counting(1000);
     const second = counting(1000);
-    const content = new LiveContent(first.generation);
-    content.analyseInBackground(noError, 0);
-    await until(() => first.calls.count >= 1);
+    const content = await analysing(first);
     content.stopAnalysis();
     const calls = first.calls.count;
     content.swap(second.generation);
