@@ -47,12 +47,10 @@ export class LiveContent {
   #current: ContentGeneration;
   #generation = 1;
   readonly #preparers: ((next: ContentGeneration) => void)[] = [];
-  /** Whether the serving site's snippet texts are analysed in the background (see analyseInBackground). */
-  #analysing = false;
+  /** Set while the serving site's snippet texts are analysed in the background (see analyseInBackground). */
+  #analysisSettings: AnalysisSettings | null = null;
   #analysis: NodeJS.Immediate | null = null;
   #analysisStart: NodeJS.Timeout | null = null;
-  #analysisDelayMs = 0;
-  #onAnalysisError: (error: unknown) => void = () => {};
 
   constructor(initial: ContentGeneration) {
     this.#current = initial;
@@ -81,7 +79,7 @@ export class LiveContent {
     for (const prepare of this.#preparers) prepare(next);
     this.#current = next;
     this.#generation += 1;
-    if (this.#analysing) this.#analyseServing();
+    if (this.#analysisSettings !== null) this.#analyseServing(this.#analysisSettings);
   }
 
   /**
@@ -93,15 +91,13 @@ export class LiveContent {
    * their passages as before) and goes to `onError`.
    */
   analyseInBackground(onError: (error: unknown) => void, delayMs = ANALYSIS_DELAY_MS): void {
-    this.#analysing = true;
-    this.#onAnalysisError = onError;
-    this.#analysisDelayMs = delayMs;
-    this.#analyseServing();
+    this.#analysisSettings = { onError, delayMs };
+    this.#analyseServing(this.#analysisSettings);
   }
 
   /** Stops the background analysis (on shutdown). */
   stopAnalysis(): void {
-    this.#analysing = false;
+    this.#analysisSettings = null;
     this.#cancelAnalysis();
   }
 
@@ -112,7 +108,7 @@ export class LiveContent {
     this.#analysis = null;
   }
 
-  #analyseServing(): void {
+  #analyseServing({ onError, delayMs }: AnalysisSettings): void {
     // The old site's analysis stops here: nothing scheduled keeps a swapped-out site in memory.
     this.#cancelAnalysis();
     const { ask } = this.#current;
@@ -122,7 +118,7 @@ export class LiveContent {
       try {
         done = ask.analyseSnippetTexts(ANALYSIS_SLICE_MS);
       } catch (error) {
-        this.#onAnalysisError(error);
+        onError(error);
         return;
       }
       if (!done) this.#analysis = setImmediate(step).unref();
@@ -130,8 +126,14 @@ export class LiveContent {
     this.#analysisStart = setTimeout(() => {
       this.#analysisStart = null;
       step();
-    }, this.#analysisDelayMs).unref();
+    }, delayMs).unref();
   }
+}
+
+/** What LiveContent.analyseInBackground was given. */
+interface AnalysisSettings {
+  onError: (error: unknown) => void;
+  delayMs: number;
 }
 
 /**

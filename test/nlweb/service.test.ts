@@ -397,8 +397,12 @@ describe('answer bytes', () => {
 });
 
 describe('analysing snippet texts ahead of the questions', () => {
-  it('goes through every passage in slices and changes no answer', async () => {
-    const sample = (await loadSite(BUNDLED_CONTENT_DIR)).site;
+  let sample: Site;
+  beforeAll(async () => {
+    sample = (await loadSite(BUNDLED_CONTENT_DIR)).site;
+  });
+
+  it('goes through every passage in slices and changes no answer', () => {
     const analysed = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
     const plain = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
     expect(analysed.passageCount).toBeGreaterThan(64);
@@ -420,8 +424,7 @@ describe('analysing snippet texts ahead of the questions', () => {
     }
   });
 
-  it('finishes in one call when the budget allows', async () => {
-    const sample = (await loadSite(BUNDLED_CONTENT_DIR)).site;
+  it('finishes in one call when the budget allows', () => {
     const analysed = createAskService(sample, PUBLIC_BASE_URL, { cacheSize: 0 });
     let slices = 1;
     while (!analysed.analyseSnippetTexts(1000)) slices++;
