@@ -322,6 +322,16 @@ describe('analysing the serving site’s snippet texts in the background', () =>
     expect(first.calls.count).toBe(5);
   });
 
+  it('goes on while nothing else happens: an idle server finishes it before the next reload', async () => {
+    const first = counting(200);
+    const content = new LiveContent(first.generation);
+    content.analyseInBackground(noError, 0);
+    // One timer and nothing else: no other turn of the event loop would run a slice for it.
+    await sleep(300);
+    expect(first.calls.count).toBe(200);
+    content.stopAnalysis();
+  });
+
   it('starts only after its delay (start-up and a reload come first)', async () => {
     const first = counting(3);
     const content = new LiveContent(first.generation);
