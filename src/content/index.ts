@@ -6,13 +6,18 @@ export {
   filesToRebuild,
   loadSite,
   readContent,
+  readUnread,
   rebuildSite,
+  STAMP_SETTLE_MS,
   type ContentFiles,
+  type KnownFile,
+  type UnreadFile,
   type LoadedSite,
   type LoadOptions,
   type PreviousBuild,
 } from './loader.js';
 export type { FileBuild, PageStep } from './parallel.js';
+export type { SourceFile } from './page.js';
 export {
   renderMarkdown,
   type RenderedMarkdown,

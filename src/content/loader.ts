@@ -19,6 +19,7 @@ import {
   UNREADABLE,
   type ContentFiles,
   type ReadOptions,
+  type UnreadFile,
 } from './read.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
@@ -26,9 +27,13 @@ import type { ContentProblem, Page, Site } from './types.js';
 export {
   CONTENT_MODEL_VERSION,
   readContent,
+  readUnread,
+  STAMP_SETTLE_MS,
   UNREADABLE,
   type ContentFiles,
+  type KnownFile,
   type ReadOptions,
+  type UnreadFile,
 } from './read.js';
 
 export interface LoadedSite {
@@ -64,6 +69,7 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
 
 /** Builds the pages (in worker threads for a large folder) and the Site from what was read. */
 export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
+  if (content.unread.length > 0) throw new Error('buildSite needs the text of every file: readUnread first');
   if (!content.exists) return assembleSite(content, [], [], []);
   const built = await buildPages(content.files, content.sourcePaths, { ...options, step: options.pageStep });
   const site = assembleSite(content, built.pages, built.problems, built.files);
@@ -72,20 +78,30 @@ export async function buildSite(content: ContentFiles, options: LoadOptions = {}
 
 /**
  * What rebuildSite would build again: the files whose digest changed, that are new, that had no
- * page, or whose links point at a path that appeared or disappeared. Null when `previous` cannot
- * be used at all (the folder is gone).
+ * page, or whose links point at a path that appeared or disappeared, in path order. Unread files
+ * (ReadOptions.known) are among them only for the last two reasons; rebuildSite needs them read
+ * (readUnread). Null when `previous` cannot be used at all (the folder is gone).
  */
-export function filesToRebuild(content: ContentFiles, previous: PreviousBuild): SourceFile[] | null {
+export function filesToRebuild(
+  content: ContentFiles,
+  previous: PreviousBuild,
+): (SourceFile | UnreadFile)[] | null {
   if (!content.exists) return null;
   const before = new Map(previous.files.map((file) => [file.sourcePath, file]));
   const wasSource = new Set(previous.sourcePaths);
   const isSource = new Set(content.sourcePaths);
-  return content.files.filter((file) => {
+  return inPathOrder(content).filter((file) => {
     const old = before.get(file.sourcePath);
     if (old === undefined || old.digest !== file.digest || old.pageUrl === null) return true;
     if (previous.site.byUrl.get(old.pageUrl)?.sourcePath !== file.sourcePath) return true;
     return (old.linkTargets ?? []).some((target) => wasSource.has(target) !== isSource.has(target));
   });
+}
+
+/** The read and the unread files together, in path order. */
+function inPathOrder(content: ContentFiles): (SourceFile | UnreadFile)[] {
+  if (content.unread.length === 0) return content.files;
+  return [...content.files, ...content.unread].sort((a, b) => compareCodePoints(a.sourcePath, b.sourcePath));
 }
 
 /**
@@ -100,7 +116,10 @@ export async function rebuildSite(
 ): Promise<LoadedSite> {
   const changed = filesToRebuild(content, previous);
   if (changed === null) return buildSite(content, options);
-  const built = await buildPages(changed, content.sourcePaths, options);
+  const toBuild = changed.filter((file): file is SourceFile => 'text' in file);
+  if (toBuild.length < changed.length)
+    throw new Error('rebuildSite needs the files it rebuilds read: readUnread first');
+  const built = await buildPages(toBuild, content.sourcePaths, options);
   const fresh = new Map(built.files.map((file) => [file.sourcePath, file]));
   const freshPages = new Map(built.pages.map((page) => [page.sourcePath, page]));
   const before = new Map(previous.files.map((file) => [file.sourcePath, file]));
@@ -108,15 +127,22 @@ export async function rebuildSite(
   const problems: ContentProblem[] = [];
   const files: FileBuild[] = [];
   // In file order, as buildSite has them, so duplicate URLs and problems resolve the same way.
-  for (const { sourcePath } of content.files) {
+  for (const { sourcePath, stamp } of inPathOrder(content)) {
     const rebuilt = fresh.get(sourcePath);
-    const file = rebuilt ?? before.get(sourcePath)!;
+    let file = rebuilt ?? before.get(sourcePath)!;
+    // A file read again unchanged keeps its build, with the stamp it was read with now.
+    if (file.stamp !== stamp) file = withStamp(file, stamp);
     const page = rebuilt ? freshPages.get(sourcePath) : previous.site.byUrl.get(file.pageUrl!);
     if (page) pages.push(page);
     if (file.problems) problems.push(...file.problems);
     files.push(file);
   }
   return assembleSite(content, pages, problems, files);
+}
+
+function withStamp(file: FileBuild, stamp: string | undefined): FileBuild {
+  const { stamp: _old, ...rest } = file;
+  return stamp === undefined ? rest : { ...rest, stamp };
 }
 
 /** The Site from built pages: duplicate URLs dropped, `_site.yaml` read, problems sorted. */

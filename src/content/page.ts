@@ -13,6 +13,12 @@ export interface SourceFile {
   modifiedDay: string;
   /** SHA-256 (hex) of the text and the modification day: equal digests, equal page. */
   digest: string;
+  /**
+   * The file as it was read (device, inode, size, modification and change times; see read.ts):
+   * the next read of the folder skips the file while its stamp is the same. Absent when the file
+   * had changed too recently for the stamp to be trusted.
+   */
+  stamp?: string;
 }
 
 export interface PageOptions {

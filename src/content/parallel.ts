@@ -42,6 +42,8 @@ export interface PageStep {
 export interface FileBuild {
   sourcePath: string;
   digest: string;
+  /** The file's stamp when it was read (SourceFile.stamp): the next reload skips reading it while it matches. */
+  stamp?: string;
   /** The page's URL, or null when an error left the file without a page. */
   pageUrl: string | null;
   /** The problems building the file reported (not those of reading it); absent when none. */
@@ -80,6 +82,7 @@ export function buildPagesHere(job: ParseJob): BuiltPages {
     files.push({
       sourcePath: file.sourcePath,
       digest: file.digest,
+      ...(file.stamp !== undefined ? { stamp: file.stamp } : {}),
       pageUrl: page?.url ?? null,
       ...(fileProblems.length > 0 ? { problems: fileProblems } : {}),
       ...(linkTargets.length > 0 ? { linkTargets: [...new Set(linkTargets)] } : {}),

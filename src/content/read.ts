@@ -7,7 +7,17 @@
  */
 
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, type Dirent, type Stats } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  type BigIntStats,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { LineProblem } from './front-matter.js';
@@ -30,7 +40,37 @@ export interface ReadOptions {
    * can start what the build will need meanwhile.
    */
   onListed?: (sourcePaths: readonly string[]) => void;
+  /**
+   * Files read before, by source path (a reload passes those of the build serving now): a file
+   * whose stamp is still the one given is not read again but listed in `unread`, with the digest
+   * it had. Reading every file of a large folder was a third of a reload.
+   */
+  known?: ReadonlyMap<string, KnownFile>;
+  /** How long after a file's last change its stamp is trusted (STAMP_SETTLE_MS; tests set 0). */
+  stampSettleMs?: number;
 }
+
+/** A file as a previous read left it (a FileBuild is one). */
+export interface KnownFile {
+  digest: string;
+  stamp?: string;
+}
+
+/** A file whose stamp matched a known one: not read, its digest is the one it had then. */
+export interface UnreadFile {
+  sourcePath: string;
+  digest: string;
+  stamp: string;
+}
+
+/**
+ * A file's stamp is trusted only when its last change (ctime) is at least this old when it is
+ * stat'ed. Timestamps advance in ticks of the kernel's coarse clock (a few milliseconds), so a file
+ * written again within the tick of the read would keep every field of its stamp; a file whose
+ * stamp was taken well after its last change gets a new ctime from any later write. (git's index
+ * guards its "racily clean" entries the same way.)
+ */
+export const STAMP_SETTLE_MS = 2000;
 
 /**
  * Files read synchronously between two turns of the event loop. Reading thousands of small files
@@ -54,7 +94,13 @@ export interface ContentFiles {
   root: string;
   /** False when the folder does not exist or is not a folder (a problem says so). */
   exists: boolean;
+  /** The files read, in path order. */
   files: SourceFile[];
+  /**
+   * The files left unread because ReadOptions.known had them with the same stamp, in path order;
+   * empty without `known`. Building pages needs their text: see readUnread.
+   */
+  unread: UnreadFile[];
   /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
   sourcePaths: string[];
   /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
@@ -83,13 +129,13 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   }
   const exists = rootStats?.isDirectory() === true;
   let sourcePaths: string[] = [];
-  let files: SourceFile[] = [];
+  let found: (SourceFile | UnreadFile)[] = [];
   let siteInfoText: string | null | typeof UNREADABLE = null;
   if (exists) {
     sourcePaths = await findSources(root, report);
     options.onListed?.(sourcePaths);
-    [files, siteInfoText] = await Promise.all([
-      readAll(root, sourcePaths, report),
+    [found, siteInfoText] = await Promise.all([
+      readAll(root, sourcePaths, report, options),
       readSiteInfoFile(root, report),
     ]);
   } else
@@ -111,13 +157,17 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     }),
   );
   field(JSON.stringify(sourcePaths));
-  for (const file of files) {
+  const files: SourceFile[] = [];
+  const unread: UnreadFile[] = [];
+  for (const file of found) {
     field(file.sourcePath);
     field(file.digest);
+    if ('text' in file) files.push(file);
+    else unread.push(file);
   }
   field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
   field(JSON.stringify(problems));
-  return { root, exists, files, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
+  return { root, exists, files, unread, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
 }
 
 export function sortProblems(problems: ContentProblem[]): void {
@@ -194,67 +244,129 @@ async function readAll(
   root: string,
   sources: string[],
   report: (file: string, problem: LineProblem) => void,
-): Promise<SourceFile[]> {
-  const results: SourceFile[] = [];
+  options: ReadOptions,
+): Promise<(SourceFile | UnreadFile)[]> {
+  const { known } = options;
+  const settleMs = options.stampSettleMs ?? STAMP_SETTLE_MS;
+  const results: (SourceFile | UnreadFile)[] = [];
   for (let index = 0; index < sources.length; index++) {
     // Between batches the event loop runs: a reload reads while the server keeps answering.
     if (index > 0 && index % READ_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const sourcePath = sources[index]!;
-    let bytes: Buffer;
-    let modified: Date;
-    try {
-      ({ bytes, modified } = readWithTime(join(root, sourcePath)));
-    } catch (error) {
-      report(sourcePath, {
-        line: null,
-        message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
-        severity: 'error',
-      });
-      continue;
+    const before = known?.get(sourcePath);
+    if (before?.stamp !== undefined) {
+      const stats = statSync(join(root, sourcePath), { bigint: true, throwIfNoEntry: false });
+      if (stats !== undefined && stampOf(stats, settleMs) === before.stamp) {
+        results.push({ sourcePath, digest: before.digest, stamp: before.stamp });
+        continue;
+      }
     }
-    const decoded = decodeUtf8(bytes);
-    if ('invalidLine' in decoded) {
-      report(sourcePath, {
-        line: decoded.invalidLine,
-        message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
-        severity: 'error',
-      });
-      continue;
-    }
-    const bom = decoded.text.startsWith('\uFEFF');
-    const text = bom ? decoded.text.slice(1) : decoded.text;
-    const modifiedDay = modified.toISOString().slice(0, 10);
-    // The digest of the text, from its bytes (valid UTF-8, as just checked) rather than encoding it again.
-    const digest = createHash('sha256')
-      .update(`${modifiedDay}\n`)
-      .update(bom ? bytes.subarray(3) : bytes)
-      .digest('hex');
-    results.push({ sourcePath, text, modifiedDay, digest });
+    const file = readSourceFile(root, sourcePath, report, settleMs);
+    if (file !== null) results.push(file);
   }
   return results;
 }
 
+/** Reads, checks and digests one file; null (with the problem reported) when it cannot be a page. */
+function readSourceFile(
+  root: string,
+  sourcePath: string,
+  report: (file: string, problem: LineProblem) => void,
+  settleMs: number,
+): SourceFile | null {
+  let bytes: Buffer;
+  let stats: BigIntStats;
+  try {
+    ({ bytes, stats } = readWithStats(join(root, sourcePath)));
+  } catch (error) {
+    report(sourcePath, {
+      line: null,
+      message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
+      severity: 'error',
+    });
+    return null;
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('invalidLine' in decoded) {
+    report(sourcePath, {
+      line: decoded.invalidLine,
+      message: 'the file is not valid UTF-8 text; save it as UTF-8. The page is skipped',
+      severity: 'error',
+    });
+    return null;
+  }
+  const bom = decoded.text.startsWith('\uFEFF');
+  const text = bom ? decoded.text.slice(1) : decoded.text;
+  const modifiedDay = stats.mtime.toISOString().slice(0, 10);
+  // The digest of the text, from its bytes (valid UTF-8, as just checked) rather than encoding it again.
+  const digest = createHash('sha256')
+    .update(`${modifiedDay}\n`)
+    .update(bom ? bytes.subarray(3) : bytes)
+    .digest('hex');
+  // Taken before the bytes were read: a write after that changes the ctime the stamp holds.
+  const stamp = stampOf(stats, settleMs);
+  return { sourcePath, text, modifiedDay, digest, ...(stamp !== undefined ? { stamp } : {}) };
+}
+
 /**
- * A file's bytes and modification time in four system calls (readFileSync on a descriptor adds a
- * second fstat): thousands of small files make a start-up's read mostly system calls.
+ * The file's device, inode, size and modification and change times (nanoseconds), or undefined
+ * when its last change is too recent to trust (STAMP_SETTLE_MS). Any write changes the change time,
+ * which no tool can set back, and replacing the file changes the inode.
  */
-function readWithTime(path: string): { bytes: Buffer; modified: Date } {
+function stampOf(stats: BigIntStats, settleMs: number): string | undefined {
+  if (!stats.isFile()) return undefined;
+  if (Number(stats.ctimeNs / 1_000_000n) > Date.now() - settleMs) return undefined;
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+}
+
+/**
+ * A file's bytes and stats in four system calls (readFileSync on a descriptor adds a second
+ * fstat): thousands of small files make a start-up's read mostly system calls.
+ */
+function readWithStats(path: string): { bytes: Buffer; stats: BigIntStats } {
   const fd = openSync(path, 'r');
   try {
-    const stats = fstatSync(fd);
+    const stats = fstatSync(fd, { bigint: true });
+    const size = Number(stats.size);
     // A size of 0 may be a file that does not report one: read it to its end.
-    if (!stats.isFile() || stats.size === 0) return { bytes: readFileSync(fd), modified: stats.mtime };
-    const bytes = Buffer.allocUnsafe(stats.size);
+    if (!stats.isFile() || size === 0) return { bytes: readFileSync(fd), stats };
+    const bytes = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < bytes.length) {
       const read = readSync(fd, bytes, filled, bytes.length - filled, null);
       if (read === 0) break;
       filled += read;
     }
-    return { bytes: filled < bytes.length ? bytes.subarray(0, filled) : bytes, modified: stats.mtime };
+    return { bytes: filled < bytes.length ? bytes.subarray(0, filled) : bytes, stats };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `content` with the unread files among `sourcePaths` (all of them when absent) read and put in
+ * `files`, in path order. When one of them no longer has the digest it was listed with (it changed
+ * since), the whole folder is read again instead, so the files and the hash always agree.
+ */
+export async function readUnread(
+  content: ContentFiles,
+  options: ReadOptions = {},
+  sourcePaths?: readonly string[],
+): Promise<ContentFiles> {
+  const wanted = sourcePaths ? new Set(sourcePaths) : null;
+  const toRead = wanted ? content.unread.filter((file) => wanted.has(file.sourcePath)) : content.unread;
+  if (toRead.length === 0) return content;
+  const settleMs = options.stampSettleMs ?? STAMP_SETTLE_MS;
+  const read: SourceFile[] = [];
+  for (const file of toRead) {
+    const now = readSourceFile(content.root, file.sourcePath, () => undefined, settleMs);
+    if (now === null || now.digest !== file.digest)
+      return readContent(content.root, { ...options, known: undefined });
+    read.push(now);
+  }
+  const taken = new Set(toRead);
+  const files = [...content.files, ...read].sort((a, b) => compareCodePoints(a.sourcePath, b.sourcePath));
+  return { ...content, files, unread: content.unread.filter((file) => !taken.has(file)) };
 }
 
 export const UNREADABLE = Symbol('unreadable');

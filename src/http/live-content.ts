@@ -12,6 +12,7 @@ import {
   filesToRebuild,
   MIN_FILES_FOR_WORKERS,
   readContent,
+  readUnread,
   rebuildSite,
   startModuleWorker,
   toWire,
@@ -24,6 +25,8 @@ import {
   type PreviousBuild,
   type Site,
   type SiteInfo,
+  type SourceFile,
+  type UnreadFile,
   type WireSummary,
 } from '../content/index.js';
 import { createAskService, type AskService, type CopyGroups, type StreamRegistry } from '../nlweb/index.js';
@@ -185,6 +188,8 @@ export interface LoadedContent {
   snapshotRejected: string | null;
   /** How many files were parsed (all of them for a full build, the changed ones for a rebuild, 0 from a snapshot). */
   filesParsed: number;
+  /** How many Markdown files were read (a reload skips those whose stamp did not change). */
+  filesRead: number;
   /** What the next reload can reuse. */
   build: PreviousBuild;
   timings: { readMs: number; buildMs: number; indexMs: number; totalMs: number };
@@ -300,11 +305,13 @@ async function load(
           options.readBesideSnapshotFrom,
         )
       : null;
-  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir, { onListed });
+  // A reload reads only the files whose stamp changed since the build serving now was read.
+  const known = options.previous && new Map(options.previous.files.map((file) => [file.sourcePath, file]));
+  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir, { onListed, known });
   const read: ContentSummary = files ?? beside!.summary;
   if (options.unlessHash === read.hash) return null;
   const readMs = beside ? beside.readMs : performance.now() - started;
-  const key = contentSnapshotKey(read.hash);
+  let key = contentSnapshotKey(read.hash);
   const serviceOptions = { streams: options.streams };
 
   const stored: SnapshotRead<ContentSnapshot> = beside
@@ -326,6 +333,7 @@ async function load(
       source: 'snapshot',
       snapshotRejected: null,
       filesParsed: 0,
+      filesRead: read.sourcePaths.length - read.unread.length,
       build,
       timings: {
         readMs,
@@ -344,7 +352,8 @@ async function load(
     );
   files ??= await beside!.files();
 
-  const useWorker = options.buildInWorker ?? files.files.length >= MIN_FILES_FOR_WORKERS;
+  const useWorker =
+    options.buildInWorker ?? files.files.length + files.unread.length >= MIN_FILES_FOR_WORKERS;
   const snapshotTarget = files.exists ? snapshotFile : null;
   const logSaved = (result: SaveResult) => {
     if (result === null) return;
@@ -356,7 +365,14 @@ async function load(
 
   // A reload that changed a few files: those are parsed here, every other page is the one serving
   // now (shared, not copied), and the index is built again in a worker, which then writes the snapshot.
-  const changed = options.previous ? filesToRebuild(files, options.previous) : null;
+  let changed = options.previous ? filesToRebuild(files, options.previous) : null;
+  // A rebuild reads the unread files it rebuilds (a page with an error, a link target that
+  // appeared), a full build all of them. Should one have changed meanwhile, the folder is read
+  // again (the hash with it), so the list is made again.
+  const fewChanged = changed !== null && changed.length <= INCREMENTAL_MAX_FILES;
+  files = await readUnread(files, {}, fewChanged ? unreadPaths(changed!) : undefined);
+  if (options.previous) changed = filesToRebuild(files, options.previous);
+  key = contentSnapshotKey(files.hash);
   if (options.previous && changed !== null && changed.length <= INCREMENTAL_MAX_FILES) {
     const rebuilt = await rebuildSite(files, options.previous);
     const build = { site: rebuilt.site, files: rebuilt.files, sourcePaths: files.sourcePaths };
@@ -396,6 +412,7 @@ async function load(
       source: 'built',
       snapshotRejected: stored.detail,
       filesParsed: changed.length,
+      filesRead: files.files.length,
       build,
       timings: {
         readMs,
@@ -410,6 +427,7 @@ async function load(
     };
   }
 
+  files = await readUnread(files);
   if (useWorker) {
     const generator = takeWorker();
     generator.send({
@@ -448,6 +466,7 @@ async function load(
       source: 'built',
       snapshotRejected: stored.detail,
       filesParsed: files.files.length,
+      filesRead: files.files.length,
       build: { site, files: shareStrings(snapshot.files, site), sourcePaths: files.sourcePaths },
       // The worker parses and indexes; buildMs is all of it, up to the main thread's copy.
       timings: {
@@ -472,11 +491,16 @@ async function load(
     source: 'built',
     snapshotRejected: stored.detail,
     filesParsed: files.files.length,
+    filesRead: files.files.length,
     build: { site: built.site, files: built.files, sourcePaths: files.sourcePaths },
     timings: { readMs, buildMs: parsed - started - readMs, indexMs: done - parsed, totalMs: done - started },
     saveSnapshot: () => (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(logSaved)),
   };
 }
+
+/** The unread files among `files` (see ReadOptions.known). */
+const unreadPaths = (files: readonly (SourceFile | UnreadFile)[]): string[] =>
+  files.filter((file) => !('text' in file)).map((file) => file.sourcePath);
 
 /** A snapshot without what indexing adds: what a built site gives before it is indexed. */
 export type SiteSnapshot = Omit<ContentSnapshot, 'index' | 'copies'>;
@@ -787,6 +811,7 @@ export class ContentReloader {
         ms,
         source: loaded.source,
         filesParsed: loaded.filesParsed,
+        filesRead: loaded.filesRead,
         // Where the time went (as in the start-up line): reading and hashing the folder, parsing and
         // indexing, and the ask service over the new index; the rest of `ms` is swapping in.
         timings: roundTimings(loaded.timings),

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Site } from '../../src/content/index.js';
 import {
   ANALYSIS_SLICE_MS,
@@ -247,6 +247,44 @@ describe.each([
     expect(again.generation.site.byUrl.get('/docs/mirror')).toBe(
       restarted.generation.site.byUrl.get('/docs/mirror'),
     );
+  });
+
+  it('reads again only the files whose stamp changed, also after a start from the snapshot', async () => {
+    // The files are written now; with the clock a minute on, their stamps are trusted at once.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
+    try {
+      const { load, contentDir } = setup();
+      const first = await load({ buildInWorker: true });
+      const change = (text: string) => writeFileSync(join(contentDir, 'docs/mirror.md'), text);
+      change('# Mirror care\n\nPolish with a soft cloth and vinegar.\n');
+      const rebuilt = await load({ buildInWorker: true, previous: first.build });
+      expect([rebuilt.filesRead, rebuilt.filesParsed]).toEqual([1, 1]);
+      expect(rebuilt.generation.site.byUrl.get('/docs/kettle')).toBe(
+        first.generation.site.byUrl.get('/docs/kettle'),
+      );
+      const full = setup();
+      writeFileSync(
+        join(full.contentDir, 'docs/mirror.md'),
+        '# Mirror care\n\nPolish with a soft cloth and vinegar.\n',
+      );
+      const fullBuild = await full.load({ buildInWorker: false });
+      expect(rebuilt.generation.site).toEqual(fullBuild.generation.site);
+      expect(answers(rebuilt)).toEqual(answers(fullBuild));
+
+      // The snapshot keeps the stamps: a reload after a restart reads only what changed since.
+      const restarted = await load();
+      expect(restarted.source).toBe('snapshot');
+      vi.setSystemTime(Date.now() + 60_000);
+      change('# Mirror care\n\nPolish it with a dry cloth.\n');
+      const again = await load({ previous: restarted.build });
+      expect([again.filesRead, again.filesParsed]).toEqual([1, 1]);
+      expect(again.generation.site.byUrl.get('/docs/mirror')!.description).toBe(
+        'Polish it with a dry cloth.',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('uses a worker started ahead (warmed up on words) for a reload, and ends one it does not need', async () => {
