@@ -516,7 +516,8 @@ async function main(): Promise<void> {
             ],
             [runRow('cold', server.cold), runRow('warm', server.warm)],
           ) +
-          `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms; RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
+          `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms (read ${fms(server.reload.timings.readMs)} ms, ` +
+          `${server.reload.filesRead} files; build ${fms(server.reload.timings.buildMs)} ms); RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
           `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
       );
     } catch (error) {

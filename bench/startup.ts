@@ -118,7 +118,15 @@ export interface ServerStartup {
   cold: ServerRun;
   warm: ServerRun;
   /** In the warm server: one page changed, then SIGHUP. */
-  reload: { ms: number; rssAfterMB: number; rssAfterQueriesMB: number };
+  reload: {
+    ms: number;
+    rssAfterMB: number;
+    rssAfterQueriesMB: number;
+    /** From the server's "content reloaded" line: its phases (ms) and the files it read and parsed. */
+    timings: { readMs: number; buildMs: number; indexMs: number; totalMs: number };
+    filesRead: number;
+    filesParsed: number;
+  };
 }
 
 const rssMB = (pid: number): number => {
@@ -311,7 +319,14 @@ export async function measureServerStartup(
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const rssAfterMB = rssMB(warm.server.child.pid!);
       asked += await askFor(warm.url, questions, asked, Math.min(queryMs, 20_000));
-      const reload = { ms: Number(record.ms), rssAfterMB, rssAfterQueriesMB: rssMB(warm.server.child.pid!) };
+      const reload = {
+        ms: Number(record.ms),
+        rssAfterMB,
+        rssAfterQueriesMB: rssMB(warm.server.child.pid!),
+        timings: record.timings as ServerStartup['reload']['timings'],
+        filesRead: Number(record.filesRead),
+        filesParsed: Number(record.filesParsed),
+      };
       return {
         runner: entry.runner,
         runnerReason: entry.reason,

@@ -34,7 +34,7 @@ export {
   startParseWorkers,
 } from './parallel.js';
 export { readContentInWorker, type ContentReading, type ContentSummary } from './read-in-worker.js';
-export { fromWire, toWire, type WireSummary } from './read-wire.js';
+export { fromWire, stampsOf, toWire, type WireSummary } from './read-wire.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';

@@ -24,7 +24,10 @@ export interface ContentReading {
 }
 
 export function readContentInWorker(contentDir: string, options: ReadJob['options'] = {}): ContentReading {
-  const job: ReadJob = { contentDir, options: { reservedAnchors: options.reservedAnchors } };
+  const job: ReadJob = {
+    contentDir,
+    options: { reservedAnchors: options.reservedAnchors, stampSettleMs: options.stampSettleMs },
+  };
   const worker: Worker = startModuleWorker('content/read-worker', job);
   let onFiles: ((files: SourceFile[]) => void) | null = null;
   let failFiles: ((error: Error) => void) | null = null;
@@ -55,7 +58,8 @@ export function readContentInWorker(contentDir: string, options: ReadJob['option
         failFiles = reject;
         worker.postMessage('files');
       });
-      return { ...read, files };
+      const { stamps: _inFiles, ...rest } = read;
+      return { ...rest, files };
     },
     close: () => void worker.terminate(),
   };

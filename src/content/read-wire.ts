@@ -3,8 +3,21 @@
 import type { SourceFile } from './page.js';
 import { UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
 
-/** A read folder without its files' text: enough to key a snapshot and to reload from it. */
-export type ContentSummary = Omit<ContentFiles, 'files'>;
+/**
+ * A read folder without its files' text: enough to key a snapshot and to reload from it, with the
+ * stamp of each file read that has one (the worker's summary has them; see stampsOf).
+ */
+export type ContentSummary = Omit<ContentFiles, 'files'> & { stamps?: Map<string, string> };
+
+/** The stamps of the files just read, by source path (SourceFile.stamp), from the files or a summary. */
+export function stampsOf(read: ContentFiles | ContentSummary): Map<string, string> {
+  if ('files' in read) {
+    const stamps = new Map<string, string>();
+    for (const file of read.files) if (file.stamp !== undefined) stamps.set(file.sourcePath, file.stamp);
+    return stamps;
+  }
+  return read.stamps ?? new Map();
+}
 
 /** What the read worker is given. */
 export interface ReadJob {

@@ -5,14 +5,15 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { readContent } from './read.js';
-import { toWire, type ReadJob, type ReadMessage } from './read-wire.js';
+import { stampsOf, toWire, type ReadJob, type ReadMessage } from './read-wire.js';
 
 const post = (message: ReadMessage) => parentPort!.postMessage(message);
 const job = workerData as ReadJob;
 
 try {
-  const { files, ...summary } = await readContent(job.contentDir, job.options);
-  post({ kind: 'summary', summary: toWire(summary) });
+  const content = await readContent(job.contentDir, job.options);
+  const { files, ...summary } = content;
+  post({ kind: 'summary', summary: toWire({ ...summary, stamps: stampsOf(content) }) });
   parentPort!.once('message', () => {
     post({ kind: 'files', files });
     parentPort!.close();

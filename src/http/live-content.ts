@@ -14,6 +14,7 @@ import {
   readContent,
   readUnread,
   rebuildSite,
+  stampsOf,
   startModuleWorker,
   toWire,
   type ContentFiles,
@@ -322,7 +323,10 @@ async function load(
   if (stored.ok) {
     const { info, pages, problems, index, copies } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
-    const build = { site, files: shareStrings(stored.value.files, site), sourcePaths: read.sourcePaths };
+    // The files' builds as the snapshot has them, with the stamps just read (the content hash
+    // matched, so every digest did): the first reload reads only the files changed since.
+    const files = withStamps(shareStrings(stored.value.files, site), stampsOf(read));
+    const build = { site, files, sourcePaths: read.sourcePaths };
     const restored = performance.now();
     const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index, copies });
     const done = performance.now();
@@ -530,6 +534,15 @@ function shareStrings(files: FileBuild[], site: Site): FileBuild[] {
       file.sourcePath = page.sourcePath;
       file.pageUrl = page.url;
     }
+  }
+  return files;
+}
+
+function withStamps(files: FileBuild[], stamps: ReadonlyMap<string, string>): FileBuild[] {
+  for (const file of files) {
+    const stamp = stamps.get(file.sourcePath);
+    if (stamp === undefined) delete file.stamp;
+    else file.stamp = stamp;
   }
   return files;
 }

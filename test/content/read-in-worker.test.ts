@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readContent, readContentInWorker } from '../../src/content/index.js';
+import { readContent, readContentInWorker, stampsOf } from '../../src/content/index.js';
 import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
@@ -24,10 +24,21 @@ describe('reading the content folder in a worker', () => {
     const here = await readContent(root);
     const reading = readContentInWorker(root);
     const { files, ...summary } = here;
-    expect(await reading.summary).toEqual(summary);
+    expect(await reading.summary).toEqual({ ...summary, stamps: new Map() });
     expect(summary.problems.length).toBeGreaterThan(1);
     expect(await reading.files()).toEqual(here);
     expect(files).toHaveLength(2);
+  });
+
+  it('sends the stamps of the files it read with the summary, not their text', async () => {
+    const root = folder({ 'index.md': '# Home\n\nWelcome.\n', 'docs/a.md': '# A\n\nText of a.\n' });
+    // The files were just written: with no settle time their stamps are given at once.
+    const here = await readContent(root, { stampSettleMs: 0 });
+    const reading = readContentInWorker(root, { stampSettleMs: 0 });
+    const { stamps } = await reading.summary;
+    expect([...stamps!.keys()]).toEqual(['docs/a.md', 'index.md']);
+    expect(stamps).toEqual(stampsOf(here));
+    expect(await reading.files()).toEqual(here);
   });
 
   it('carries an unusable _site.yaml across (it is hashed as such)', async () => {

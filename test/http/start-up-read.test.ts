@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readContent } from '../../src/content/index.js';
+import { readContent, stampsOf } from '../../src/content/index.js';
 import { readBesideSnapshot } from '../../src/http/start-up-read.js';
 import { writeSnapshot } from '../../src/snapshot/index.js';
 import { contentFolder } from '../support/files.js';
@@ -31,7 +31,7 @@ describe('reading the content beside the snapshot (first load)', () => {
     const result = (await read())!;
     expect(result.stored).toMatchObject({ ok: true, value: { pages: ['/', '/docs/a'] } });
     const { files: _, ...summary } = content;
-    expect(result.summary).toEqual(summary);
+    expect(result.summary).toEqual({ ...summary, stamps: stampsOf(content) });
   });
 
   it('does not use it once the content changed, and gives the changed files to build from', async () => {
