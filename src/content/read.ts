@@ -43,7 +43,7 @@ export interface ReadOptions {
   /**
    * Files read before, by source path (a reload passes those of the build serving now): a file
    * whose stamp is still the one given is not read again but listed in `unread`, with the digest
-   * it had. Reading every file of a large folder was a third of a reload.
+   * it had. Reading every file of the docs corpus (7,544) took a sixth of a one-page reload.
    */
   known?: ReadonlyMap<string, KnownFile>;
   /** How long after a file's last change its stamp is trusted (STAMP_SETTLE_MS; tests set 0). */
