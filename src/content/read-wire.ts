@@ -9,11 +9,12 @@ import { UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
  */
 export type ContentSummary = Omit<ContentFiles, 'files'> & { stamps?: Map<string, string> };
 
-/** The stamps of the files just read, by source path (SourceFile.stamp), from the files or a summary. */
+/** The stamps of the files just read or found unchanged, by source path, from the files or a summary. */
 export function stampsOf(read: ContentFiles | ContentSummary): Map<string, string> {
   if ('files' in read) {
     const stamps = new Map<string, string>();
     for (const file of read.files) if (file.stamp !== undefined) stamps.set(file.sourcePath, file.stamp);
+    for (const file of read.unread) stamps.set(file.sourcePath, file.stamp);
     return stamps;
   }
   return read.stamps ?? new Map();

@@ -370,12 +370,12 @@ async function load(
   // A reload that changed a few files: those are parsed here, every other page is the one serving
   // now (shared, not copied), and the index is built again in a worker, which then writes the snapshot.
   let changed = options.previous ? filesToRebuild(files, options.previous) : null;
+  const fewChanged = changed !== null && changed.length <= INCREMENTAL_MAX_FILES;
   // A rebuild reads the unread files it rebuilds (a page with an error, a link target that
   // appeared), a full build all of them. Should one have changed meanwhile, the folder is read
   // again (the hash with it), so the list is made again.
-  const fewChanged = changed !== null && changed.length <= INCREMENTAL_MAX_FILES;
   files = await readUnread(files, {}, fewChanged ? unreadPaths(changed!) : undefined);
-  if (options.previous) changed = filesToRebuild(files, options.previous);
+  if (fewChanged) changed = filesToRebuild(files, options.previous!);
   key = contentSnapshotKey(files.hash);
   if (options.previous && changed !== null && changed.length <= INCREMENTAL_MAX_FILES) {
     const rebuilt = await rebuildSite(files, options.previous);
@@ -431,7 +431,6 @@ async function load(
     };
   }
 
-  files = await readUnread(files);
   if (useWorker) {
     const generator = takeWorker();
     generator.send({
