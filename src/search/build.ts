@@ -163,6 +163,62 @@ export function analyseDocuments(docs: readonly SearchDocument[]): AnalysedDocum
   return { keys: docs.map((doc) => doc.key), folded, terms, starts, tokens: tokens.finish(), lengths };
 }
 
+/**
+ * One batch of the analysed documents of `batches` (those whose key `keep` has, when given), in
+ * the order met, words numbered anew: what an analysis kept from an earlier build and one of the
+ * documents changed since make for buildIndex together. A key found in more than one batch is
+ * left out (buildIndex would analyse it again anyway: which one is right is unknown).
+ */
+export function combineAnalysed(
+  batches: readonly AnalysedDocuments[],
+  keep?: ReadonlySet<string>,
+): AnalysedDocuments {
+  const seen = new Map<string, number>();
+  for (const batch of batches)
+    for (const key of batch.keys) if (!keep || keep.has(key)) seen.set(key, (seen.get(key) ?? 0) + 1);
+  const keys: string[] = [];
+  for (const [key, times] of seen) if (times === 1) keys.push(key);
+  const numberOf = new Map<string, number>();
+  const folded: string[] = [];
+  const terms: string[] = [];
+  const starts = new Uint32Array(keys.length * FIELD_COUNT + 1);
+  const lengths = new Uint32Array(keys.length * FIELD_COUNT);
+  const tokens = new I32Builder(1 << 16);
+  let d = 0;
+  for (const batch of batches) {
+    // The batch's word numbers → the combined ones, as its words are first met.
+    const numbered = new Int32Array(batch.folded.length).fill(-1);
+    batch.keys.forEach((key, i) => {
+      if (seen.get(key) !== 1 || (keep && !keep.has(key))) return;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        starts[d * FIELD_COUNT + f] = tokens.length;
+        lengths[d * FIELD_COUNT + f] = batch.lengths[i * FIELD_COUNT + f] as number;
+        const to = batch.starts[i * FIELD_COUNT + f + 1] as number;
+        for (let k = batch.starts[i * FIELD_COUNT + f] as number; k < to; k++) {
+          const v = batch.tokens[k] as number;
+          const word = v < 0 ? ~v : v;
+          let n = numbered[word] as number;
+          if (n < 0) {
+            const text = batch.folded[word] as string;
+            n = numberOf.get(text) ?? -1;
+            if (n < 0) {
+              n = folded.length;
+              numberOf.set(text, n);
+              folded.push(text);
+              terms.push(batch.terms[word] as string);
+            }
+            numbered[word] = n;
+          }
+          tokens.push(v < 0 ? ~n : n);
+        }
+      }
+      d++;
+    });
+  }
+  starts[keys.length * FIELD_COUNT] = tokens.length;
+  return { keys, folded, terms, starts, tokens: tokens.finish(), lengths };
+}
+
 /** A growable Int32Array. */
 class I32Builder {
   buf: Int32Array;
