@@ -3,12 +3,14 @@
  * server can meanwhile read the snapshot that content may match: on a warm start of a large site
  * the two took about as long as each other (~0.4 s each for 7,544 files) and added up. The worker
  * answers with the hash first and keeps the files' text until told whether it is needed (a
- * snapshot that matched does not need it: ~30 MB never cross to the main thread).
+ * snapshot that matched does not need it: ~30 MB never cross to the main thread). Given the stamps
+ * of an earlier read (`known`), it only stats the files whose stamp is unchanged, and reads them
+ * when their text is asked for, or at once when the snapshot's hash (`snapshotHash`) shows they
+ * will be.
  */
 
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './parallel.js';
-import type { SourceFile } from './page.js';
 import type { ContentFiles } from './read.js';
 import { fromWire, type ContentSummary, type ReadJob, type ReadMessage } from './read-wire.js';
 
@@ -17,19 +19,31 @@ export type { ContentSummary } from './read-wire.js';
 export interface ContentReading {
   /** The folder's hash, paths and problems, as soon as it has been read. */
   readonly summary: Promise<ContentSummary>;
-  /** The whole read folder, as readContent gives it; the worker then exits. */
+  /**
+   * The whole folder with every file read (none left unread: readContent without `known`); the
+   * worker then exits. Its hash differs from the summary's only when a file changed in between.
+   */
   files(): Promise<ContentFiles>;
   /** The files are not needed: the worker exits without sending them. */
   close(): void;
 }
 
-export function readContentInWorker(contentDir: string, options: ReadJob['options'] = {}): ContentReading {
+export function readContentInWorker(
+  contentDir: string,
+  options: ReadJob['options'] = {},
+  snapshotHash?: string,
+): ContentReading {
   const job: ReadJob = {
     contentDir,
-    options: { reservedAnchors: options.reservedAnchors, stampSettleMs: options.stampSettleMs },
+    options: {
+      reservedAnchors: options.reservedAnchors,
+      stampSettleMs: options.stampSettleMs,
+      known: options.known,
+    },
+    snapshotHash,
   };
   const worker: Worker = startModuleWorker('content/read-worker', job);
-  let onFiles: ((files: SourceFile[]) => void) | null = null;
+  let onFiles: ((content: ContentFiles) => void) | null = null;
   let failFiles: ((error: Error) => void) | null = null;
   let failure: Error | null = null;
   const summary = new Promise<ContentSummary>((resolve, reject) => {
@@ -40,7 +54,8 @@ export function readContentInWorker(contentDir: string, options: ReadJob['option
     };
     worker.on('message', (message: ReadMessage) => {
       if (message.kind === 'summary') resolve(fromWire(message.summary));
-      else if (message.kind === 'files') onFiles?.(message.files);
+      else if (message.kind === 'files')
+        onFiles?.({ ...fromWire(message.content), files: message.content.files });
       else fail(new Error(`reading the content failed: ${message.message}`));
     });
     worker.once('error', fail);
@@ -51,15 +66,13 @@ export function readContentInWorker(contentDir: string, options: ReadJob['option
   return {
     summary,
     files: async () => {
-      const read = await summary;
-      const files = await new Promise<SourceFile[]>((resolve, reject) => {
+      await summary;
+      return new Promise<ContentFiles>((resolve, reject) => {
         if (failure) return reject(failure);
         onFiles = resolve;
         failFiles = reject;
         worker.postMessage('files');
       });
-      const { stamps: _inFiles, ...rest } = read;
-      return { ...rest, files };
     },
     close: () => void worker.terminate(),
   };

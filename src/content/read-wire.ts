@@ -1,6 +1,5 @@
 /** What crosses to and from the content-reading worker (read-in-worker.ts, read-worker.ts). */
 
-import type { SourceFile } from './page.js';
 import { UNREADABLE, type ContentFiles, type ReadOptions } from './read.js';
 
 /**
@@ -23,13 +22,22 @@ export function stampsOf(read: ContentFiles | ContentSummary): Map<string, strin
 /** What the read worker is given. */
 export interface ReadJob {
   contentDir: string;
-  options: ReadOptions;
+  options: Pick<ReadOptions, 'reservedAnchors' | 'stampSettleMs' | 'known'>;
+  /**
+   * The content hash of the snapshot its caller reads meanwhile, when known. Should the folder's
+   * differ, that snapshot will be rejected and every file's text wanted: the worker reads the files
+   * it left unread at once, while the caller still reads the snapshot.
+   */
+  snapshotHash?: string;
 }
 
-/** What it posts: the summary, then (when asked with 'files') the files; or why it failed. */
+/**
+ * What it posts: the summary, then (when asked with 'files') the whole folder, every file read (its
+ * hash differs from the summary's only if a file changed in between); or why it failed.
+ */
 export type ReadMessage =
   | { kind: 'summary'; summary: WireSummary }
-  | { kind: 'files'; files: SourceFile[] }
+  | { kind: 'files'; content: WireSummary & Pick<ContentFiles, 'files'> }
   | { kind: 'failed'; message: string };
 
 /** The summary as posted: UNREADABLE, a symbol, cannot be cloned across threads. */

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readContent, readContentInWorker, stampsOf } from '../../src/content/index.js';
 import { contentFolder } from '../support/files.js';
@@ -39,6 +40,22 @@ describe('reading the content folder in a worker', () => {
     expect([...stamps!.keys()]).toEqual(['docs/a.md', 'index.md']);
     expect(stamps).toEqual(stampsOf(here));
     expect(await reading.files()).toEqual(here);
+  });
+
+  it('with known stamps, reads only what changed, and the rest when the files are asked for', async () => {
+    const root = folder({ 'index.md': '# Home\n\nWelcome.\n', 'docs/a.md': '# A\n\nText of a.\n' });
+    const before = await readContent(root, { stampSettleMs: 0 });
+    const known = new Map(before.files.map((file) => [file.sourcePath, file]));
+    // The snapshot read meanwhile matches (same hash): the texts wait until they are asked for.
+    const reading = readContentInWorker(root, { stampSettleMs: 0, known }, before.hash);
+    const summary = await reading.summary;
+    expect(summary.hash).toBe(before.hash);
+    expect(summary.unread.map((file) => file.sourcePath)).toEqual(['docs/a.md', 'index.md']);
+    // A file that changes after the summary is not given with its old digest: the folder is read again.
+    writeFileSync(join(root, 'docs/a.md'), '# A\n\nText of a, longer now.\n');
+    const files = await reading.files();
+    expect(files).toEqual(await readContent(root, { stampSettleMs: 0 }));
+    expect(files.hash).not.toBe(before.hash);
   });
 
   it('carries an unusable _site.yaml across (it is hashed as such)', async () => {
