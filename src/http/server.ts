@@ -211,6 +211,7 @@ export async function startServer(
       content: loaded && {
         source: loaded.source,
         ...(loaded.snapshotRejected ? { snapshotRejected: loaded.snapshotRejected } : {}),
+        filesRead: loaded.filesRead,
         ...roundTimings(loaded.timings),
       },
       contextMs: Math.round(Number(contextReady - started) / 1e6),

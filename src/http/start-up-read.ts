@@ -8,6 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { readContentInWorker, type ContentFiles, type ContentSummary } from '../content/index.js';
+import type { KnownStamps } from './content-stamps.js';
 import {
   readSnapshot,
   snapshotKeyDifference,
@@ -25,11 +26,23 @@ export interface ReadBesideSnapshot<T> {
   summary: ContentSummary;
   /** The snapshot, checked against the whole key (the content hash included). */
   stored: SnapshotRead<T>;
-  /** The read files' text, for building when the snapshot is not used. */
+  /** The whole folder, every file's text read, for building when the snapshot is not used. */
   files(): Promise<ContentFiles>;
   /** From the start to the content's hash (the worker) and to the deserialised snapshot (this thread). */
   readMs: number;
   snapshotMs: number;
+}
+
+export interface ReadBesideOptions {
+  /**
+   * The stamps kept from an earlier read (content-stamps.ts): the worker stats the files they
+   * still match instead of reading them.
+   */
+  known?: KnownStamps | null;
+  /** The smallest snapshot worth reading beside the folder (default OVERLAP_MIN_SNAPSHOT_BYTES). */
+  minBytes?: number;
+  /** See ReadOptions.stampSettleMs. */
+  stampSettleMs?: number;
 }
 
 /**
@@ -42,7 +55,7 @@ export async function readBesideSnapshot<T>(
   snapshotFile: string,
   keyOf: (contentHash: string) => SnapshotKey,
   hashField: string,
-  minBytes = OVERLAP_MIN_SNAPSHOT_BYTES,
+  { known = null, minBytes = OVERLAP_MIN_SNAPSHOT_BYTES, stampSettleMs }: ReadBesideOptions = {},
 ): Promise<ReadBesideSnapshot<T> | null> {
   const started = performance.now();
   // On one core the two reads would only take turns.
@@ -52,7 +65,7 @@ export async function readBesideSnapshot<T>(
   } catch {
     return null;
   }
-  const reading = readContentInWorker(contentDir);
+  const reading = readContentInWorker(contentDir, { known: known?.files, stampSettleMs }, known?.contentHash);
   let readMs = 0;
   reading.summary.then(
     () => (readMs = performance.now() - started),
