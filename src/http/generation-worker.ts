@@ -12,21 +12,35 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildSite, fromWire, startParseWorkers, type Page } from '../content/index.js';
-import { buildPassageIndex, findCopies, PASSAGE_ANALYSIS_STEP, type CopyGroups } from '../nlweb/index.js';
-import { stemWord, type AnalysedDocuments, type SearchIndex } from '../search/index.js';
-import { writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
+import {
+  analysePassages,
+  buildPassageIndex,
+  findCopies,
+  PASSAGE_ANALYSIS_STEP,
+  type CopyGroups,
+} from '../nlweb/index.js';
+import {
+  combineAnalysed,
+  FIELD_NAMES,
+  stemWord,
+  type AnalysedDocuments,
+  type SearchIndex,
+} from '../search/index.js';
+import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
 import {
   siteSnapshotOf,
   type ContentSnapshot,
   type GenerationJob,
   type GenerationMessage,
   type GenerationWorkerData,
+  type KeptAnalysis,
 } from './live-content.js';
 
 const port = parentPort!;
 const post = (message: GenerationMessage) => port.postMessage(message);
 /** The last 'index' job's pages and what was built from them, until its 'save' job. */
-let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups } | null = null;
+let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups; analysed: AnalysedDocuments } | null =
+  null;
 
 port.on('message', (job: GenerationJob) => void run(job));
 
@@ -37,6 +51,10 @@ if (ahead.parseWorkers > 0) startParseWorkers(ahead.parseWorkers);
 // The surface words of the index serving now, stemmed while the reload reads the folder: indexing
 // then finds nearly every word in the analyzer's cache instead of stemming it (a fifth of its time).
 for (const word of ahead.warmUpWords) stemWord(word);
+// The serving build's analysis, read meanwhile too: an 'index' job analyses only changed pages.
+const previousAnalysis = ahead.previousAnalysis
+  ? readAnalysis(ahead.previousAnalysis)
+  : Promise.resolve(null);
 
 async function run(job: GenerationJob): Promise<void> {
   try {
@@ -49,36 +67,82 @@ async function run(job: GenerationJob): Promise<void> {
       // while this thread indexes, instead of after.
       const site = siteSnapshotOf(built);
       post({ kind: 'parsed', site });
-      const index = buildPassageIndex(built.site.pages, (built.pageStepResults ?? []) as AnalysedDocuments[]);
+      const batches = (built.pageStepResults ?? []) as AnalysedDocuments[];
+      const index = buildPassageIndex(built.site.pages, batches);
       // What the snapshot keeps of an ask service, made as the 'index' job makes it.
       const copies = findCopies(built.site.pages);
-      post({ kind: 'indexed', index, copies });
-      await save(job.snapshotFile, job.snapshotKey, { ...site, index, copies });
+      const passagesAnalysed = built.site.pages.reduce((sum, page) => sum + page.passages.length, 0);
+      post({ kind: 'indexed', index, copies, passagesAnalysed });
+      await save(job.snapshotFile, job.snapshotKey, { ...site, index, copies }, job.analysis, () =>
+        combineAnalysed(batches),
+      );
     } else if (job.kind === 'index') {
       // Made as createAskService makes them, without the rest of an ask service.
-      const { pages } = job;
-      const index = buildPassageIndex(pages);
+      const { pages, reused } = job;
+      const { analysed, passagesAnalysed } = analysePassages(pages, await previousAnalysis, reused);
+      const index = buildPassageIndex(pages, [analysed]);
       const copies = findCopies(pages);
-      post({ kind: 'indexed', index, copies });
-      indexed = { pages, index, copies };
+      post({ kind: 'indexed', index, copies, passagesAnalysed });
+      indexed = { pages, index, copies, analysed };
     } else {
       if (indexed === null) throw new Error('a save job came before its index job');
-      const { pages, index, copies } = indexed;
+      const { pages, index, copies, analysed } = indexed;
       indexed = null;
       // The fields held back from the index job, put back in place (the key order stays the page's).
       pages.forEach((page, i) => Object.assign(page, job.heldBack[i]));
-      await save(job.snapshotFile, job.snapshotKey, { ...job.site, pages, index, copies });
+      await save(
+        job.snapshotFile,
+        job.snapshotKey,
+        { ...job.site, pages, index, copies },
+        job.analysis,
+        () => analysed,
+      );
     }
   } catch (error) {
     post({ kind: 'failed', message: (error as Error).stack ?? String(error) });
   }
 }
 
-async function save(file: string | null, key: SnapshotKey, snapshot: ContentSnapshot): Promise<void> {
+/**
+ * Writes the snapshot, then the passages' analysis (before answering: the worker is ended once it
+ * has, and a write cut short would leave its temporary file behind).
+ */
+async function save(
+  file: string | null,
+  key: SnapshotKey,
+  snapshot: ContentSnapshot,
+  analysis: KeptAnalysis | null,
+  analysed: () => AnalysedDocuments,
+): Promise<void> {
   if (file === null) return post({ kind: 'not-saved', message: 'no snapshot file' });
+  let bytes: number;
   try {
-    post({ kind: 'saved', bytes: await writeSnapshot(file, key, snapshot) });
+    bytes = await writeSnapshot(file, key, snapshot);
   } catch (error) {
-    post({ kind: 'not-saved', message: (error as Error).message });
+    return post({ kind: 'not-saved', message: (error as Error).message });
   }
+  // Without it, the next reload analyses every passage: nothing to report beyond that.
+  if (analysis) await writeSnapshot(analysis.file, analysis.key, analysed()).catch(() => undefined);
+  post({ kind: 'saved', bytes });
+}
+
+/** The analysis kept with the serving build, or null when there is none for it (or it is damaged). */
+async function readAnalysis(kept: KeptAnalysis): Promise<AnalysedDocuments | null> {
+  const read = await readSnapshot<AnalysedDocuments>(kept.file, kept.key);
+  if (!read.ok) return null;
+  const { keys, folded, terms, starts, tokens, lengths } = read.value;
+  const whole =
+    Array.isArray(keys) &&
+    Array.isArray(folded) &&
+    Array.isArray(terms) &&
+    folded.length === terms.length &&
+    starts instanceof Uint32Array &&
+    starts.length === keys.length * FIELD_NAMES.length + 1 &&
+    lengths instanceof Uint32Array &&
+    lengths.length === keys.length * FIELD_NAMES.length &&
+    tokens instanceof Int32Array &&
+    starts[keys.length * FIELD_NAMES.length] === tokens.length &&
+    // Every word number names a word (a joined form is stored as ~n).
+    tokens.every((v) => (v < 0 ? ~v : v) < folded.length);
+  return whole ? read.value : null;
 }

@@ -33,6 +33,7 @@ import {
 import { createAskService, type AskService, type CopyGroups, type StreamRegistry } from '../nlweb/index.js';
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey, type SnapshotRead } from '../snapshot/index.js';
+import { readKnownStamps, saveKnownStamps } from './content-stamps.js';
 import { readBesideSnapshot } from './start-up-read.js';
 
 /** A site and the ask service built from it: what a content reload replaces, as one. */
@@ -191,12 +192,18 @@ export interface LoadedContent {
   filesParsed: number;
   /** How many Markdown files were read (a reload skips those whose stamp did not change). */
   filesRead: number;
+  /**
+   * For a reload indexed in the generation worker: how many passages it analysed (those of the
+   * changed pages, or all when no analysis of the serving build was kept).
+   */
+  passagesAnalysed?: number;
   /** What the next reload can reuse. */
   build: PreviousBuild;
   timings: { readMs: number; buildMs: number; indexMs: number; totalMs: number };
   /**
-   * Saves the snapshot of a built load (nothing to do for one read from the snapshot). Call it
-   * whatever becomes of the load: a reload's worker waits for it to write the snapshot, then ends.
+   * Saves the snapshot of a built load, then the files' stamps (content-stamps.ts); for a load from
+   * the snapshot, only the stamps, when it read files it had none for. Call it whatever becomes of
+   * the load: a reload's worker waits for it to write the snapshot, then ends.
    */
   saveSnapshot(): Promise<void>;
 }
@@ -218,6 +225,8 @@ export interface LoadContentOptions {
    * snapshot of at least this many bytes (default OVERLAP_MIN_SNAPSHOT_BYTES, see start-up-read.ts).
    */
   readBesideSnapshotFrom?: number;
+  /** How long after a file's last change its stamp is trusted (STAMP_SETTLE_MS; tests set 0). */
+  stampSettleMs?: number;
   /**
    * A worker started ahead for this load (a reload starts one before reading the folder): used if
    * the load builds in a worker, else ended.
@@ -231,6 +240,19 @@ export interface LoadContentOptions {
  * rebuilt rather than read with a field missing or in its old form.
  */
 export const CONTENT_SNAPSHOT_VERSION = 3;
+
+/**
+ * Beside the snapshot: the analysis of every passage (its words and terms), written by the
+ * generation worker with the snapshot, so that the next reload analyses only the passages of the
+ * pages that changed (analysePassages). Not read at start-up.
+ */
+export const ANALYSIS_FILE = 'content-analysis.bin';
+
+/** What a kept analysis must have been made from: the build serving (its content hash) by this engine. */
+export const contentAnalysisKey = (contentHash: string): SnapshotKey => ({
+  ...contentSnapshotKey(contentHash),
+  contentAnalysisVersion: 1,
+});
 
 /** What a content snapshot must have been made from to be used. */
 export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
@@ -295,20 +317,42 @@ async function load(
 ): Promise<LoadedContent | null> {
   const started = performance.now();
   const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
+  const firstLoad = options.previous === undefined && options.unlessHash === undefined;
+  const keptAnalysis = (contentHash: string): KeptAnalysis => ({
+    file: join(config.dataDir, ANALYSIS_FILE),
+    key: contentAnalysisKey(contentHash),
+  });
+  // Never throws: without them the next start reads every file.
+  const keepStamps = (contentHash: string, built: readonly FileBuild[]) =>
+    saveKnownStamps(config.dataDir, config.contentDir, contentHash, built).catch((error: Error) =>
+      logger.warn(
+        { error: error.message },
+        'content stamps could not be saved; the next start reads every file',
+      ),
+    );
+  // A reload reads only the files whose stamp changed since the build serving now was read, a
+  // first load those whose stamp changed since the stamps kept in DATA_DIR.
+  const kept = firstLoad ? await readKnownStamps(config.dataDir, config.contentDir) : null;
+  const known = options.previous
+    ? new Map(options.previous.files.map((file) => [file.sourcePath, file]))
+    : kept?.files;
   // The first load reads the folder in a worker while this thread reads a large snapshot.
-  const beside =
-    options.previous === undefined && options.unlessHash === undefined
-      ? await readBesideSnapshot<ContentSnapshot>(
-          config.contentDir,
-          snapshotFile,
-          contentSnapshotKey,
-          'contentHash',
-          options.readBesideSnapshotFrom,
-        )
-      : null;
-  // A reload reads only the files whose stamp changed since the build serving now was read.
-  const known = options.previous && new Map(options.previous.files.map((file) => [file.sourcePath, file]));
-  let files: ContentFiles | null = beside ? null : await readContent(config.contentDir, { onListed, known });
+  const beside = firstLoad
+    ? await readBesideSnapshot<ContentSnapshot>(
+        config.contentDir,
+        snapshotFile,
+        contentSnapshotKey,
+        'contentHash',
+        { known: kept, minBytes: options.readBesideSnapshotFrom, stampSettleMs: options.stampSettleMs },
+      )
+    : null;
+  let files: ContentFiles | null = beside
+    ? null
+    : await readContent(config.contentDir, {
+        onListed,
+        known,
+        stampSettleMs: options.stampSettleMs,
+      });
   const read: ContentSummary = files ?? beside!.summary;
   if (options.unlessHash === read.hash) return null;
   const readMs = beside ? beside.readMs : performance.now() - started;
@@ -325,8 +369,12 @@ async function load(
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
     // The files' builds as the snapshot has them, with the stamps just read (the content hash
     // matched, so every digest did): the first reload reads only the files changed since.
-    const files = withStamps(shareStrings(stored.value.files, site), stampsOf(read));
+    const stamps = stampsOf(read);
+    const files = withStamps(shareStrings(stored.value.files, site), stamps);
     const build = { site, files, sourcePaths: read.sourcePaths };
+    // Stamps for files read without one known: kept for the next start.
+    const newStamps = stamps.size > read.unread.length;
+    let stampsSaved: Promise<void> | null = null;
     const restored = performance.now();
     const ask = createAskService(site, config.publicBaseUrl, { ...serviceOptions, index, copies });
     const done = performance.now();
@@ -346,7 +394,7 @@ async function load(
         indexMs: done - restored,
         totalMs: done - started,
       },
-      saveSnapshot: async () => {},
+      saveSnapshot: () => (stampsSaved ??= newStamps ? keepStamps(read.hash, files) : Promise.resolve()),
     };
   }
   if (stored.reason !== 'missing')
@@ -359,12 +407,15 @@ async function load(
   const useWorker =
     options.buildInWorker ?? files.files.length + files.unread.length >= MIN_FILES_FOR_WORKERS;
   const snapshotTarget = files.exists ? snapshotFile : null;
-  const logSaved = (result: SaveResult) => {
+  // Once the snapshot is written, the stamps of the files it was built from.
+  const afterSave = (built: readonly FileBuild[]) => async (result: SaveResult) => {
     if (result === null) return;
-    if ('bytes' in result)
-      logger.info({ snapshot: snapshotFile, bytes: result.bytes }, 'content snapshot saved');
-    else
+    if ('message' in result) {
       logger.warn({ snapshot: snapshotFile, error: result.message }, 'content snapshot could not be saved');
+      return;
+    }
+    logger.info({ snapshot: snapshotFile, bytes: result.bytes }, 'content snapshot saved');
+    await keepStamps(files!.hash, built);
   };
 
   // A reload that changed a few files: those are parsed here, every other page is the one serving
@@ -374,7 +425,11 @@ async function load(
   // A rebuild reads the unread files it rebuilds (a page with an error, a link target that
   // appeared), a full build all of them. Should one have changed meanwhile, the folder is read
   // again (the hash with it), so the list is made again.
-  files = await readUnread(files, {}, fewChanged ? unreadPaths(changed!) : undefined);
+  files = await readUnread(
+    files,
+    { stampSettleMs: options.stampSettleMs },
+    fewChanged ? unreadPaths(changed!) : undefined,
+  );
   if (fewChanged) changed = filesToRebuild(files, options.previous!);
   key = contentSnapshotKey(files.hash);
   if (options.previous && changed !== null && changed.length <= INCREMENTAL_MAX_FILES) {
@@ -383,13 +438,20 @@ async function load(
     let index: SearchIndex | undefined;
     let copies: CopyGroups | undefined;
     let saveInWorker: (() => Promise<SaveResult>) | null = null;
+    let passagesAnalysed: number | undefined;
     if (useWorker) {
       const generator = takeWorker();
+      const serving = new Set(options.previous.site.pages);
       // The pages without what indexing does not read (their Markdown, the bulk of a page: a
       // third less to copy to the worker and for it to decode, while the new site waits); that
-      // follows for the snapshot once the new site serves.
-      generator.send({ kind: 'index', pages: rebuilt.site.pages.map(withoutHeldBack) });
-      ({ index, copies } = await generator.next('indexed'));
+      // follows for the snapshot once the new site serves. Those still the serving site's keep
+      // their passages' analysis.
+      generator.send({
+        kind: 'index',
+        pages: rebuilt.site.pages.map(withoutHeldBack),
+        reused: rebuilt.site.pages.map((page) => serving.has(page)),
+      });
+      ({ index, copies, passagesAnalysed } = await generator.next('indexed'));
       saveInWorker = () => {
         if (snapshotTarget === null) {
           generator.end();
@@ -401,6 +463,7 @@ async function load(
           heldBack: rebuilt.site.pages.map(heldBack),
           snapshotFile: snapshotTarget,
           snapshotKey: key,
+          analysis: keptAnalysis(files!.hash),
         });
         return savedBy(generator);
       };
@@ -417,6 +480,7 @@ async function load(
       snapshotRejected: stored.detail,
       filesParsed: changed.length,
       filesRead: files.files.length,
+      ...(passagesAnalysed !== undefined ? { passagesAnalysed } : {}),
       build,
       timings: {
         readMs,
@@ -427,7 +491,7 @@ async function load(
       saveSnapshot: () =>
         (logged ??= (
           saveInWorker ? saveInWorker() : saveHere(snapshotTarget, key, snapshotOf(rebuilt, ask))
-        ).then(logSaved)),
+        ).then(afterSave(rebuilt.files))),
     };
   }
 
@@ -438,6 +502,7 @@ async function load(
       content: { ...toWire(files), files: files.files },
       snapshotFile: snapshotTarget,
       snapshotKey: key,
+      analysis: snapshotTarget === null ? null : keptAnalysis(files.hash),
     });
     // The site arrives (and is copied in here) while the worker still indexes it.
     const { site: parsed } = await generator.next('parsed');
@@ -455,6 +520,7 @@ async function load(
       pages: snapshot.pages,
       byUrl: new Map(snapshot.pages.map((page) => [page.url, page])),
     };
+    const buildFiles = shareStrings(snapshot.files, site);
     const ask = createAskService(site, config.publicBaseUrl, {
       ...serviceOptions,
       index: snapshot.index,
@@ -470,7 +536,7 @@ async function load(
       snapshotRejected: stored.detail,
       filesParsed: files.files.length,
       filesRead: files.files.length,
-      build: { site, files: shareStrings(snapshot.files, site), sourcePaths: files.sourcePaths },
+      build: { site, files: buildFiles, sourcePaths: files.sourcePaths },
       // The worker parses and indexes; buildMs is all of it, up to the main thread's copy.
       timings: {
         readMs,
@@ -478,7 +544,7 @@ async function load(
         indexMs: done - received,
         totalMs: done - started,
       },
-      saveSnapshot: () => (logged ??= saved.then(logSaved)),
+      saveSnapshot: () => (logged ??= saved.then(afterSave(buildFiles))),
     };
   }
 
@@ -497,7 +563,8 @@ async function load(
     filesRead: files.files.length,
     build: { site: built.site, files: built.files, sourcePaths: files.sourcePaths },
     timings: { readMs, buildMs: parsed - started - readMs, indexMs: done - parsed, totalMs: done - started },
-    saveSnapshot: () => (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(logSaved)),
+    saveSnapshot: () =>
+      (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(afterSave(built.files))),
   };
 }
 
@@ -585,8 +652,15 @@ export type GenerationJob =
       /** Where the worker writes the snapshot after answering; null for none. */
       snapshotFile: string | null;
       snapshotKey: SnapshotKey;
+      /** Where it then writes the passages' analysis (ANALYSIS_FILE); null for none. */
+      analysis: KeptAnalysis | null;
     }
-  | { kind: 'index'; pages: Page[] }
+  | {
+      kind: 'index';
+      pages: Page[];
+      /** For each page, whether it is the serving build's own (its file unchanged). */
+      reused: boolean[];
+    }
   | {
       kind: 'save';
       site: Omit<ContentSnapshot, 'pages' | 'index' | 'copies'>;
@@ -594,7 +668,14 @@ export type GenerationJob =
       heldBack: HeldBack[];
       snapshotFile: string;
       snapshotKey: SnapshotKey;
+      analysis: KeptAnalysis | null;
     };
+
+/** Where the passages' analysis of a build is kept, and its key (contentAnalysisKey). */
+export interface KeptAnalysis {
+  file: string;
+  key: SnapshotKey;
+}
 
 /**
  * What it answers: for a 'site' job, the site ('parsed') then its index and copies ('indexed');
@@ -603,7 +684,13 @@ export type GenerationJob =
  */
 export type GenerationMessage =
   | { kind: 'parsed'; site: SiteSnapshot }
-  | { kind: 'indexed'; index: SearchIndex; copies: CopyGroups }
+  | {
+      kind: 'indexed';
+      index: SearchIndex;
+      copies: CopyGroups;
+      /** How many passages were analysed (the others' analysis was kept from the serving build). */
+      passagesAnalysed: number;
+    }
   | { kind: 'saved'; bytes: number }
   | { kind: 'not-saved'; message: string }
   | { kind: 'failed'; message: string };
@@ -613,6 +700,8 @@ export interface GenerationWorkerData {
   warmUpWords: readonly string[];
   /** Parse workers to start while waiting for a job (a 'site' job will use them). */
   parseWorkers: number;
+  /** The analysis kept with the serving build, read while waiting for an 'index' job. */
+  previousAnalysis: KeptAnalysis | null;
 }
 
 type GenerationAnswer<K extends GenerationMessage['kind']> = Extract<
@@ -636,6 +725,7 @@ export class GenerationWorker {
     const data: GenerationWorkerData = {
       warmUpWords: ahead.warmUpWords ?? [],
       parseWorkers: ahead.parseWorkers ?? 0,
+      previousAnalysis: ahead.previousAnalysis ?? null,
     };
     this.#worker = startModuleWorker('http/generation-worker', data);
     this.#worker.on('message', (message: GenerationMessage) => {
@@ -775,7 +865,13 @@ export class ContentReloader {
     // warming up on the words of the site serving (a page changed, most words stay).
     const worker =
       (this.#previous?.files.length ?? 0) >= MIN_FILES_FOR_WORKERS
-        ? new GenerationWorker({ warmUpWords: this.content.current.ask.index.core.vocabulary.words })
+        ? new GenerationWorker({
+            warmUpWords: this.content.current.ask.index.core.vocabulary.words,
+            previousAnalysis: {
+              file: join(this.config.dataDir, ANALYSIS_FILE),
+              key: contentAnalysisKey(this.#contentHash),
+            },
+          })
         : undefined;
     let loaded: LoadedContent | null;
     try {
@@ -824,6 +920,7 @@ export class ContentReloader {
         source: loaded.source,
         filesParsed: loaded.filesParsed,
         filesRead: loaded.filesRead,
+        passagesAnalysed: loaded.passagesAnalysed,
         // Where the time went (as in the start-up line): reading and hashing the folder, parsing and
         // indexing, and the ask service over the new index; the rest of `ms` is swapping in.
         timings: roundTimings(loaded.timings),

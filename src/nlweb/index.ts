@@ -10,7 +10,12 @@ export {
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
 } from './service.js';
-export { buildPassageIndex, PASSAGE_ANALYSIS_STEP, passageDocument } from './passage-index.js';
+export {
+  analysePassages,
+  buildPassageIndex,
+  PASSAGE_ANALYSIS_STEP,
+  passageDocument,
+} from './passage-index.js';
 export type {
   AnswerSummary,
   AskOutcome,

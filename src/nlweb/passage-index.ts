@@ -9,6 +9,7 @@ import type { Page, Passage } from '../content/index.js';
 import {
   analyseDocuments,
   buildIndex,
+  combineAnalysed,
   compareKeys,
   type AnalysedDocuments,
   type SearchDocument,
@@ -34,6 +35,31 @@ export function buildPassageIndex(
  */
 export function runPageStep(pages: readonly Page[]): AnalysedDocuments {
   return analyseDocuments(passageDocuments(pages));
+}
+
+/**
+ * The analysis of the passages of `pages` for buildPassageIndex, taken from `previous` (the
+ * analysis kept from an earlier build) for each page `reused` marks as that build's own, unchanged
+ * page, whose passages it has: only the other pages' passages are analysed (`passagesAnalysed`).
+ * On the docs corpus, analysing every passage was about two thirds of an index build.
+ */
+export function analysePassages(
+  pages: readonly Page[],
+  previous: AnalysedDocuments | null,
+  reused: readonly boolean[],
+): { analysed: AnalysedDocuments; passagesAnalysed: number } {
+  const had = new Set(previous?.keys);
+  const kept = new Set<string>();
+  const changed: Page[] = [];
+  pages.forEach((page, i) => {
+    if (reused[i] === true && page.passages.every((passage) => had.has(passage.key)))
+      for (const passage of page.passages) kept.add(passage.key);
+    else changed.push(page);
+  });
+  const fresh = runPageStep(changed);
+  const analysed =
+    previous && kept.size > 0 ? combineAnalysed([combineAnalysed([previous], kept), fresh]) : fresh;
+  return { analysed, passagesAnalysed: fresh.keys.length };
 }
 
 /** Where runPageStep is, for buildSite's `pageStep` option. */

@@ -118,9 +118,16 @@ describe('the built server (scripts/bundle.mjs)', () => {
     });
     expect(lead.status, await lead.clone().text()).toBe(201);
 
+    // Once the start-up's snapshot and analysis are written, a reload analyses the changed page alone.
+    await waitFor('the snapshot', () => out.includes('content snapshot saved'), 30_000);
     writeFileSync(join(content, 'docs/page-005.md'), '# Page 5\n\nNow about quasar calibration.\n');
     child.kill('SIGHUP');
     await waitFor('the reload', () => out.includes('content reloaded'), 30_000);
+    const reloaded = JSON.parse(out.split('\n').find((line) => line.includes('content reloaded'))!) as {
+      filesParsed: number;
+      passagesAnalysed: number;
+    };
+    expect(reloaded).toMatchObject({ filesParsed: 1, passagesAnalysed: 1 });
     expect(await firstUrl('quasar calibration')).toMatch(/\/docs\/page-005$/);
     expect(out).not.toMatch(/"level":(50|60)/);
   }, 60_000);

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Site } from '../../src/content/index.js';
+import { readContent, type Site } from '../../src/content/index.js';
 import {
+  ANALYSIS_FILE,
   ANALYSIS_SLICE_MS,
   CONTENT_SNAPSHOT_VERSION,
+  contentAnalysisKey,
   contentSnapshotKey,
   GenerationWorker,
   LiveContent,
@@ -15,9 +17,10 @@ import {
   type ContentSnapshot,
   type LoadedContent,
 } from '../../src/http/live-content.js';
-import type { AskService } from '../../src/nlweb/index.js';
+import { buildPassageIndex, type AskService } from '../../src/nlweb/index.js';
 import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
 import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
+import { readKnownStamps, STAMPS_FILE } from '../../src/http/content-stamps.js';
 import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];
@@ -53,7 +56,12 @@ function setupFolders(readBesideSnapshotFrom?: number) {
   );
   const config = { contentDir, dataDir, publicBaseUrl: 'https://www.example.test' };
   const load = async (
-    options: { buildInWorker?: boolean; previous?: LoadedContent['build']; worker?: GenerationWorker } = {},
+    options: {
+      buildInWorker?: boolean;
+      previous?: LoadedContent['build'];
+      worker?: GenerationWorker;
+      stampSettleMs?: number;
+    } = {},
   ): Promise<LoadedContent> => {
     const loaded = (await loadContent(config, logger, { readBesideSnapshotFrom, ...options }))!;
     await loaded.saveSnapshot();
@@ -63,6 +71,8 @@ function setupFolders(readBesideSnapshotFrom?: number) {
 }
 
 const QUERIES = ['vinegar', 'solar kettle safety', 'mirror', 'the'];
+const passageCount = (loaded: LoadedContent) =>
+  loaded.generation.site.pages.reduce((sum, page) => sum + page.passages.length, 0);
 /** Everything an answer depends on, for comparing two loads. */
 function answers(loaded: LoadedContent): string[] {
   return QUERIES.map((text) =>
@@ -130,6 +140,33 @@ describe.each([
     expect(records.some((r) => r.msg.startsWith('content snapshot not used: contentHash was'))).toBe(true);
     expect(answers(second)).not.toEqual(answers(first));
     expect((await load()).source).toBe('snapshot');
+  });
+
+  it('keeps the files’ stamps beside it: a restart reads no file, and after a change reads every file again only to build', async () => {
+    const { load, contentDir, dataDir, snapshotFile } = setup();
+    // No settle time: the files just written are stamped at once.
+    const first = await load({ stampSettleMs: 0 });
+    expect(first.source).toBe('built');
+    const kept = await readKnownStamps(dataDir, contentDir);
+    expect(kept?.contentHash).toBe(first.contentHash);
+    expect([...kept!.files.keys()]).toEqual(first.build.files.map((file) => file.sourcePath));
+
+    const restarted = await load({ stampSettleMs: 0 });
+    expect(restarted).toMatchObject({ source: 'snapshot', filesRead: 0, contentHash: first.contentHash });
+    expect(restarted.build.files).toEqual(first.build.files);
+
+    writeFileSync(join(contentDir, 'docs/mirror.md'), '# Mirror care\n\nPolish with a soft cloth.\n');
+    const changed = await load({ stampSettleMs: 0 });
+    expect(changed.source).toBe('built');
+    expect(changed.contentHash).toBe((await readContent(contentDir)).hash);
+    expect((await readKnownStamps(dataDir, contentDir))?.contentHash).toBe(changed.contentHash);
+    // The same as a build that had nothing kept.
+    rmSync(snapshotFile);
+    rmSync(join(dataDir, STAMPS_FILE));
+    const fromScratch = await load({ stampSettleMs: 0 });
+    expect(fromScratch.source).toBe('built');
+    expect(changed.generation.site).toEqual(fromScratch.generation.site);
+    expect(answers(changed)).toEqual(answers(fromScratch));
   });
 
   it('is not used when another search engine version made it', async () => {
@@ -218,8 +255,10 @@ describe.each([
     );
     const rebuilt = await load({ buildInWorker: true, previous: first.build });
     expect(rebuilt.source).toBe('built');
-    // Only the changed file was read (the others' stamps are unchanged) and parsed.
+    // Only the changed file was read (the others' stamps are unchanged) and parsed; this worker
+    // was not given the kept analysis, so it analysed every passage.
     expect([rebuilt.filesRead, rebuilt.filesParsed]).toEqual([1, 1]);
+    expect(rebuilt.passagesAnalysed).toBe(passageCount(rebuilt));
     // The unchanged pages are the ones already serving, not copies.
     expect(rebuilt.generation.site.byUrl.get('/docs/kettle')).toBe(
       first.generation.site.byUrl.get('/docs/kettle'),
@@ -256,8 +295,9 @@ describe.each([
   });
 
   it('uses a worker started ahead (warmed up on words) for a reload, and ends one it does not need', async () => {
-    const changed = '# Mirror care\n\nPolish with a soft cloth and vinegar.\n';
-    const { load, contentDir } = setup();
+    // The same length as before: only the flag of a page parsed anew keeps its old analysis out.
+    const changed = '# Mirror care\n\nPolish the mirror nightly; vinegar removes limescale.\n';
+    const { load, contentDir, dataDir } = setup();
     const first = await load({ buildInWorker: true });
     const unused = new GenerationWorker({ warmUpWords: ['mirror'] });
     const config = { contentDir, dataDir: setup().dataDir, publicBaseUrl: 'https://www.example.test' };
@@ -267,9 +307,15 @@ describe.each([
     await expect(unused.next('indexed')).rejects.toThrow(/ended/);
 
     writeFileSync(join(contentDir, 'docs/mirror.md'), changed);
-    const ahead = new GenerationWorker({ warmUpWords: ['mirror', 'polish', 'vinegar', 'kettles'] });
+    // Given the analysis the first build kept, it analyses only the changed page's passages.
+    const ahead = new GenerationWorker({
+      warmUpWords: ['mirror', 'polish', 'vinegar', 'kettles'],
+      previousAnalysis: { file: join(dataDir, ANALYSIS_FILE), key: contentAnalysisKey(first.contentHash) },
+    });
     const rebuilt = await load({ buildInWorker: true, previous: first.build, worker: ahead });
     expect(rebuilt.filesParsed).toBe(1);
+    expect(rebuilt.passagesAnalysed).toBe(rebuilt.generation.site.byUrl.get('/docs/mirror')!.passages.length);
+    expect(rebuilt.passagesAnalysed).toBeLessThan(passageCount(rebuilt));
     // Done with (the snapshot written), it is ended.
     await expect(ahead.next('indexed')).rejects.toThrow(/ended/);
 
@@ -279,6 +325,26 @@ describe.each([
     expect(rebuilt.generation.ask.index).toEqual(fullBuild.generation.ask.index);
     expect(rebuilt.generation.ask.copies).toEqual(fullBuild.generation.ask.copies);
     expect(answers(rebuilt)).toEqual(answers(fullBuild));
+
+    // The analysis kept is the rebuilt site's now: one made for another build, or damaged, is not used.
+    writeFileSync(
+      join(contentDir, 'docs/kettle.md'),
+      '# Solar kettle\n\nBoils water with sunlight, slowly.\n',
+    );
+    const stale = new GenerationWorker({
+      previousAnalysis: { file: join(dataDir, ANALYSIS_FILE), key: contentAnalysisKey(first.contentHash) },
+    });
+    const again = await load({ buildInWorker: true, previous: rebuilt.build, worker: stale });
+    expect(again.passagesAnalysed).toBe(passageCount(again));
+    const analysisFile = join(dataDir, ANALYSIS_FILE);
+    truncateSync(analysisFile, readFileSync(analysisFile).length - 3);
+    writeFileSync(join(contentDir, 'docs/kettle.md'), '# Solar kettle\n\nBoils water with sunlight.\n');
+    const damaged = new GenerationWorker({
+      previousAnalysis: { file: analysisFile, key: contentAnalysisKey(again.contentHash) },
+    });
+    const third = await load({ buildInWorker: true, previous: again.build, worker: damaged });
+    expect(third.passagesAnalysed).toBe(passageCount(third));
+    expect(third.generation.ask.index).toEqual(buildPassageIndex(third.generation.site.pages));
   });
 });
 
