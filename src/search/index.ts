@@ -14,7 +14,14 @@ export {
   STOP_WORDS,
 } from './analyzer.js';
 export type { AnalyzedToken, QueryTerm } from './analyzer.js';
-export { analyseDocuments, buildIndex, combineAnalysed, indexStats, withRanking } from './build.js';
+export {
+  analyseDocuments,
+  buildIndex,
+  combineAnalysed,
+  indexStats,
+  selectAnalysed,
+  withRanking,
+} from './build.js';
 export type { AnalysedDocuments, BuildOptions, IndexStats, SearchIndex } from './build.js';
 export { compareKeys } from './keys.js';
 export { DEFAULT_RANKING, FIELD_NAMES, PLAIN_BM25, resolveRanking } from './options.js';

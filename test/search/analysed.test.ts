@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
 import { passageDocument } from '../../src/nlweb/index.js';
 import type { SearchDocument } from '../../src/search/index.js';
-import { analyseDocuments, buildIndex, combineAnalysed, search } from '../../src/search/index.js';
+import {
+  analyseDocuments,
+  buildIndex,
+  combineAnalysed,
+  search,
+  selectAnalysed,
+} from '../../src/search/index.js';
 
 /** A shuffled copy, the same for the same seed (mulberry32). */
 function seededShuffle<T>(items: readonly T[], seed: number): T[] {
@@ -75,17 +81,25 @@ describe('analyseDocuments', () => {
     ).toBe(true);
   });
 
-  it('combines batches into the one analysing their documents in that order gives, keeping the keys asked for', async () => {
+  it('combines batches into the one analysing their documents in that order gives', async () => {
     const docs = await documents();
     const cuts = [Math.floor(docs.length * 0.3), Math.floor(docs.length * 0.8)];
     const parts = [docs.slice(0, cuts[0]), docs.slice(cuts[0], cuts[1]), docs.slice(cuts[1])];
     const combined = combineAnalysed(parts.map(analyseDocuments));
     expect(isDeepStrictEqual(combined, analyseDocuments(docs))).toBe(true);
     expect(isDeepStrictEqual(buildIndex(docs, { analysed: [combined] }), buildIndex(docs))).toBe(true);
+  });
 
-    const keep = new Set(docs.filter((_, i) => i % 3 !== 1).map((doc) => doc.key));
-    const selected = combineAnalysed([analyseDocuments(docs)], keep);
-    expect(isDeepStrictEqual(selected, analyseDocuments(docs.filter((doc) => keep.has(doc.key))))).toBe(true);
+  it('selects the documents asked for, keeping the batch’s word numbers', async () => {
+    const docs = await documents();
+    const kept = docs.filter((_, i) => i % 3 !== 1);
+    const all = analyseDocuments(docs);
+    const selected = selectAnalysed(all, new Set(kept.map((doc) => doc.key)));
+    expect(selected.keys).toEqual(kept.map((doc) => doc.key));
+    expect(selected.folded).toBe(all.folded);
+    expect(isDeepStrictEqual(buildIndex(kept, { analysed: [selected] }), buildIndex(kept))).toBe(true);
+    // Renumbered, it is what analysing those documents alone gives.
+    expect(isDeepStrictEqual(combineAnalysed([selected]), analyseDocuments(kept))).toBe(true);
   });
 
   it('leaves out of a combination a key that two batches hold', async () => {
