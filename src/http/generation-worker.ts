@@ -39,7 +39,7 @@ import {
 const port = parentPort!;
 const post = (message: GenerationMessage) => port.postMessage(message);
 /** The last 'index' job's pages and what was built from them, until its 'save' job. */
-let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups; analysed: AnalysedDocuments } | null =
+let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups; analysed: AnalysedDocuments[] } | null =
   null;
 
 port.on('message', (job: GenerationJob) => void run(job));
@@ -48,13 +48,16 @@ const ahead = workerData as GenerationWorkerData;
 // A first load without a snapshot starts this worker while it reads the folder: the parse workers
 // start now too, so every thread is ready when the files are.
 if (ahead.parseWorkers > 0) startParseWorkers(ahead.parseWorkers);
-// The surface words of the index serving now, stemmed while the reload reads the folder: indexing
-// then finds nearly every word in the analyzer's cache instead of stemming it (a fifth of its time).
-for (const word of ahead.warmUpWords) stemWord(word);
-// The serving build's analysis, read meanwhile too: an 'index' job analyses only changed pages.
-const previousAnalysis = ahead.previousAnalysis
-  ? readAnalysis(ahead.previousAnalysis)
-  : Promise.resolve(null);
+// The serving build's analysis, read while the reload reads the folder: an 'index' job then
+// analyses only the changed pages' passages.
+const previousAnalysis = (
+  ahead.previousAnalysis ? readAnalysis(ahead.previousAnalysis) : Promise.resolve(null)
+).then((analysis) => {
+  // Without it, the surface words of the index serving now are stemmed meanwhile instead:
+  // indexing then finds nearly every word in the analyzer's cache (a fifth of its time).
+  if (analysis === null) for (const word of ahead.warmUpWords) stemWord(word);
+  return analysis;
+});
 
 async function run(job: GenerationJob): Promise<void> {
   try {
@@ -80,7 +83,7 @@ async function run(job: GenerationJob): Promise<void> {
       // Made as createAskService makes them, without the rest of an ask service.
       const { pages, reused } = job;
       const { analysed, passagesAnalysed } = analysePassages(pages, await previousAnalysis, reused);
-      const index = buildPassageIndex(pages, [analysed]);
+      const index = buildPassageIndex(pages, analysed);
       const copies = findCopies(pages);
       post({ kind: 'indexed', index, copies, passagesAnalysed });
       indexed = { pages, index, copies, analysed };
@@ -90,12 +93,8 @@ async function run(job: GenerationJob): Promise<void> {
       indexed = null;
       // The fields held back from the index job, put back in place (the key order stays the page's).
       pages.forEach((page, i) => Object.assign(page, job.heldBack[i]));
-      await save(
-        job.snapshotFile,
-        job.snapshotKey,
-        { ...job.site, pages, index, copies },
-        job.analysis,
-        () => analysed,
+      await save(job.snapshotFile, job.snapshotKey, { ...job.site, pages, index, copies }, job.analysis, () =>
+        combineAnalysed(analysed),
       );
     }
   } catch (error) {

@@ -9,8 +9,8 @@ import type { Page, Passage } from '../content/index.js';
 import {
   analyseDocuments,
   buildIndex,
-  combineAnalysed,
   compareKeys,
+  selectAnalysed,
   type AnalysedDocuments,
   type SearchDocument,
   type SearchIndex,
@@ -41,13 +41,14 @@ export function runPageStep(pages: readonly Page[]): AnalysedDocuments {
  * The analysis of the passages of `pages` for buildPassageIndex, taken from `previous` (the
  * analysis kept from an earlier build) for each page `reused` marks as that build's own, unchanged
  * page, whose passages it has: only the other pages' passages are analysed (`passagesAnalysed`).
- * On the docs corpus, analysing every passage was about two thirds of an index build.
+ * On the docs corpus, analysing every passage was about two thirds of an index build. The batches
+ * keep their own word numbers (combineAnalysed makes one of them, to be kept in turn).
  */
 export function analysePassages(
   pages: readonly Page[],
   previous: AnalysedDocuments | null,
   reused: readonly boolean[],
-): { analysed: AnalysedDocuments; passagesAnalysed: number } {
+): { analysed: AnalysedDocuments[]; passagesAnalysed: number } {
   const had = new Set(previous?.keys);
   const kept = new Set<string>();
   const changed: Page[] = [];
@@ -57,8 +58,7 @@ export function analysePassages(
     else changed.push(page);
   });
   const fresh = runPageStep(changed);
-  const analysed =
-    previous && kept.size > 0 ? combineAnalysed([combineAnalysed([previous], kept), fresh]) : fresh;
+  const analysed = previous && kept.size > 0 ? [selectAnalysed(previous, kept), fresh] : [fresh];
   return { analysed, passagesAnalysed: fresh.keys.length };
 }
 
