@@ -487,15 +487,19 @@ async function main(): Promise<void> {
 
     try {
       server = await measureServerStartup(corpusDir);
-      const runRow = (name: string, r: ServerStartup['cold']) => [
+      const runRow = (
+        name: string,
+        r: NonNullable<ServerStartup['uncached']> & Partial<ServerStartup['cold']>,
+      ) => [
         name,
         r.source,
         fms(r.spawnToFirstAnswerMs),
         fms(r.startupMs),
+        String(r.timings.filesRead ?? '?'),
         ...['readMs', 'buildMs', 'indexMs', 'appMs'].map((k) => fms(r.timings[k] ?? NaN)),
-        r.rssAfterStartMB.toFixed(0),
-        r.rssAfterQueriesMB.toFixed(0),
-        String(r.queries),
+        r.rssAfterStartMB?.toFixed(0) ?? '—',
+        r.rssAfterQueriesMB?.toFixed(0) ?? '—',
+        String(r.queries ?? '—'),
       ];
       console.log(
         `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
@@ -506,6 +510,7 @@ async function main(): Promise<void> {
               'from',
               'spawn→answer',
               'startupMs',
+              'files read',
               'read',
               'build',
               'index',
@@ -514,10 +519,14 @@ async function main(): Promise<void> {
               'RSS queries',
               'questions',
             ],
-            [runRow('cold', server.cold), runRow('warm', server.warm)],
+            [
+              runRow('cold', server.cold),
+              runRow('warm', server.warm),
+              ...(server.uncached ? [runRow('uncached', server.uncached)] : []),
+            ],
           ) +
           `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms (read ${fms(server.reload.timings.readMs)} ms, ` +
-          `${server.reload.filesRead} files; build ${fms(server.reload.timings.buildMs)} ms); RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
+          `${server.reload.filesRead} files; build ${fms(server.reload.timings.buildMs)} ms, ${server.reload.passagesAnalysed} passages analysed); RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
           `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
       );
     } catch (error) {

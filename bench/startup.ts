@@ -4,18 +4,19 @@
  *
  * - the pipeline (`loadSite` = read + render + passages, then `createAskService` = index), timed
  *   in a child Node process that runs this file with `--child`, with its peak RSS and heap;
- * - the whole server (`frontdoor serve` with CONTENT_DIR at a copy of the corpus, PORT=0,
- *   LOG_LEVEL=info), cold then warm (from the snapshot in DATA_DIR), with its memory after start-up,
+ * - the whole server (`frontdoor serve` with CONTENT_DIR at a copy of the corpus, settled as a
+ *   deployed site's files are, PORT=0, LOG_LEVEL=info), cold then warm (from the snapshot in DATA_DIR), with its memory after start-up,
  *   after a minute of distinct questions and after a reload (see measureServerStartup).
  */
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import { STAMP_SETTLE_MS } from '../src/content/index.js';
 import { repoRoot } from './paths.js';
 import { seededRandom } from './seeded-random.js';
 import { serverEntry, spawnServer, stopServer, type ServerEntry } from './server.js';
@@ -117,6 +118,11 @@ export interface ServerStartup {
   pages: number;
   cold: ServerRun;
   warm: ServerRun;
+  /**
+   * A third start from the snapshot after the kernel's page cache was dropped (a reboot, a new
+   * container on a kept volume): only with FRONTDOOR_BENCH_DROP_CACHES=1, as root.
+   */
+  uncached: Pick<ServerRun, 'source' | 'startupMs' | 'timings' | 'spawnToFirstAnswerMs'> | null;
   /** In the warm server: one page changed, then SIGHUP. */
   reload: {
     ms: number;
@@ -126,6 +132,8 @@ export interface ServerStartup {
     timings: { readMs: number; buildMs: number; indexMs: number; totalMs: number };
     filesRead: number;
     filesParsed: number;
+    /** Passages the worker analysed (the rest of the analysis was kept from the build before). */
+    passagesAnalysed: number;
   };
 }
 
@@ -249,11 +257,18 @@ export async function measureServerStartup(
   const work = mkdtempSync(path.join(tmpdir(), 'fd-bench-startup-'));
   const contentDir = path.join(work, 'content');
   cpSync(corpusDir, contentDir, { recursive: true });
+  const copied = Date.now();
   const questions = distinctQuestions(contentDir);
+  // A deployed site's files are older than the stamps' settle time when its server starts: just
+  // copied, they would be read again at every start until they settle (see STAMP_SETTLE_MS).
+  await new Promise((resolve) =>
+    setTimeout(resolve, Math.max(0, copied + STAMP_SETTLE_MS + 100 - Date.now())),
+  );
   const env = { CONTENT_DIR: contentDir, DATA_DIR: path.join(work, 'data'), CONTENT_WATCH: 'off' };
   let asked = 0;
   let pages = 0;
-  const run = async (): Promise<{ run: ServerRun; server: Spawned; url: string }> => {
+  /** Spawns the server and asks its first question. */
+  const firstAnswer = async () => {
     const spawned = performance.now();
     const server = start(entry, env, timeoutMs);
     const listening = await server.waitFor(isListening, '"frontdoor listening" line');
@@ -263,6 +278,17 @@ export async function measureServerStartup(
     if (first.status !== 200) throw new Error(`first /ask answered ${first.status}`);
     const spawnToFirstAnswerMs = performance.now() - spawned;
     const content = listening.content as Record<string, unknown>;
+    const timings: Record<string, number> = {};
+    for (const [name, value] of Object.entries({
+      ...content,
+      contextMs: listening.contextMs,
+      appMs: listening.appMs,
+    }))
+      if (typeof value === 'number') timings[name] = value;
+    return { server, url, listening, content, timings, spawnToFirstAnswerMs };
+  };
+  const run = async (): Promise<{ run: ServerRun; server: Spawned; url: string }> => {
+    const { server, url, listening, content, timings, spawnToFirstAnswerMs } = await firstAnswer();
     if (content.source === 'built')
       await server.waitFor((r) => r.msg === 'content snapshot saved', 'snapshot saved');
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -272,13 +298,6 @@ export async function measureServerStartup(
     asked += queries;
     const measuredQueryMs = performance.now() - queryStarted;
     pages = Number(listening.pages);
-    const timings: Record<string, number> = {};
-    for (const [name, value] of Object.entries({
-      ...content,
-      contextMs: listening.contextMs,
-      appMs: listening.appMs,
-    }))
-      if (typeof value === 'number') timings[name] = value;
     return {
       server,
       url,
@@ -326,13 +345,25 @@ export async function measureServerStartup(
         timings: record.timings as ServerStartup['reload']['timings'],
         filesRead: Number(record.filesRead),
         filesParsed: Number(record.filesParsed),
+        passagesAnalysed: Number(record.passagesAnalysed),
       };
+      await stopServer(warm.server.child);
+      let uncached: ServerStartup['uncached'] = null;
+      if (process.env.FRONTDOOR_BENCH_DROP_CACHES === '1') {
+        execFileSync('sync');
+        writeFileSync('/proc/sys/vm/drop_caches', '3');
+        const { server, listening, content, timings, spawnToFirstAnswerMs } = await firstAnswer();
+        await stopServer(server.child);
+        const startupMs = Number(listening.startupMs);
+        uncached = { source: String(content.source), startupMs, timings, spawnToFirstAnswerMs };
+      }
       return {
         runner: entry.runner,
         runnerReason: entry.reason,
         pages,
         cold: cold.run,
         warm: warm.run,
+        uncached,
         reload,
       };
     } finally {
