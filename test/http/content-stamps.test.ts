@@ -1,18 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readKnownStamps, saveKnownStamps, STAMPS_FILE } from '../../src/http/content-stamps.js';
+import { tempDir } from '../support/files.js';
 
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-function dataDir(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'frontdoor-data-'));
+const dataDir = (): string => {
+  const folder = tempDir('frontdoor-data-');
   folders.push(folder);
   return folder;
-}
+};
 
 const FILES = [
   { sourcePath: 'docs/a.md', digest: 'a'.repeat(64), stamp: '1:2:30:400:500' },
