@@ -96,7 +96,8 @@ export const CONFIG_VARIABLES = {
   HOST: 'Interface to bind (default 127.0.0.1; use 0.0.0.0 in a container).',
   PUBLIC_BASE_URL:
     'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
-  DATA_DIR: 'Folder for the SQLite database and the content snapshot (default ./data).',
+  DATA_DIR:
+    'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
