@@ -216,7 +216,10 @@ function runWorker(job: ParseJob): Promise<BuiltPages> {
     worker.once('message', (result: BuiltPages) => {
       answered = true;
       resolve(result);
-      void worker.terminate();
+      // Ended once it has handed its memory back ('released', see parse-worker.ts); meanwhile it
+      // does not keep the process alive.
+      worker.unref();
+      worker.once('message', () => void worker.terminate());
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -11,7 +11,13 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildSite, fromWire, startParseWorkers, type Page } from '../content/index.js';
+import {
+  buildSite,
+  fromWire,
+  releaseHeapBeforeExit,
+  startParseWorkers,
+  type Page,
+} from '../content/index.js';
 import {
   analysePassages,
   buildPassageIndex,
@@ -42,7 +48,15 @@ const post = (message: GenerationMessage) => port.postMessage(message);
 let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups; analysed: AnalysedDocuments[] } | null =
   null;
 
-port.on('message', (job: GenerationJob) => void run(job));
+port.on('message', (job: GenerationJob) => {
+  void run(job).then((last) => {
+    if (last === null) return;
+    // Its owner ends this thread once it has the last answer: the job's memory, garbage once run
+    // has returned, is handed back first (see releaseHeapBeforeExit).
+    releaseHeapBeforeExit();
+    post(last);
+  });
+});
 
 const ahead = workerData as GenerationWorkerData;
 // A first load without a snapshot starts this worker while it reads the folder: the parse workers
@@ -50,7 +64,7 @@ const ahead = workerData as GenerationWorkerData;
 if (ahead.parseWorkers > 0) startParseWorkers(ahead.parseWorkers);
 // The serving build's analysis, read while the reload reads the folder: an 'index' job then
 // analyses only the changed pages' passages.
-const previousAnalysis = (
+let previousAnalysis: Promise<AnalysedDocuments | null> | null = (
   ahead.previousAnalysis ? readAnalysis(ahead.previousAnalysis) : Promise.resolve(null)
 ).then((analysis) => {
   // Without it, the surface words of the index serving now are stemmed meanwhile instead:
@@ -59,7 +73,8 @@ const previousAnalysis = (
   return analysis;
 });
 
-async function run(job: GenerationJob): Promise<void> {
+/** Runs a job; resolves with the answer that ends the worker's work (whether the snapshot was written), or null. */
+async function run(job: GenerationJob): Promise<GenerationMessage | null> {
   try {
     if (job.kind === 'site') {
       // The parse workers (and this thread, for its share) analyse the passages of the pages they
@@ -76,35 +91,43 @@ async function run(job: GenerationJob): Promise<void> {
       const copies = findCopies(built.site.pages);
       const passagesAnalysed = built.site.pages.reduce((sum, page) => sum + page.passages.length, 0);
       post({ kind: 'indexed', index, copies, passagesAnalysed });
-      await save(job.snapshotFile, job.snapshotKey, { ...site, index, copies }, job.analysis, () =>
+      return await save(job.snapshotFile, job.snapshotKey, { ...site, index, copies }, job.analysis, () =>
         combineAnalysed(batches),
       );
     } else if (job.kind === 'index') {
       // Made as createAskService makes them, without the rest of an ask service.
       const { pages, reused } = job;
-      const { analysed, passagesAnalysed } = analysePassages(pages, await previousAnalysis, reused);
+      const previous = await previousAnalysis;
+      previousAnalysis = null;
+      const { analysed, passagesAnalysed } = analysePassages(pages, previous, reused);
       const index = buildPassageIndex(pages, analysed);
       const copies = findCopies(pages);
       post({ kind: 'indexed', index, copies, passagesAnalysed });
       indexed = { pages, index, copies, analysed };
+      return null;
     } else {
       if (indexed === null) throw new Error('a save job came before its index job');
       const { pages, index, copies, analysed } = indexed;
       indexed = null;
       // The fields held back from the index job, put back in place (the key order stays the page's).
       pages.forEach((page, i) => Object.assign(page, job.heldBack[i]));
-      await save(job.snapshotFile, job.snapshotKey, { ...job.site, pages, index, copies }, job.analysis, () =>
-        combineAnalysed(analysed),
+      return await save(
+        job.snapshotFile,
+        job.snapshotKey,
+        { ...job.site, pages, index, copies },
+        job.analysis,
+        () => combineAnalysed(analysed),
       );
     }
   } catch (error) {
     post({ kind: 'failed', message: (error as Error).stack ?? String(error) });
+    return null;
   }
 }
 
 /**
  * Writes the snapshot, then the passages' analysis (before answering: the worker is ended once it
- * has, and a write cut short would leave its temporary file behind).
+ * has, and a write cut short would leave its temporary file behind). Gives the answer to post.
  */
 async function save(
   file: string | null,
@@ -112,17 +135,17 @@ async function save(
   snapshot: ContentSnapshot,
   analysis: KeptAnalysis | null,
   analysed: () => AnalysedDocuments,
-): Promise<void> {
-  if (file === null) return post({ kind: 'not-saved', message: 'no snapshot file' });
+): Promise<GenerationMessage> {
+  if (file === null) return { kind: 'not-saved', message: 'no snapshot file' };
   let bytes: number;
   try {
     bytes = await writeSnapshot(file, key, snapshot);
   } catch (error) {
-    return post({ kind: 'not-saved', message: (error as Error).message });
+    return { kind: 'not-saved', message: (error as Error).message };
   }
   // Without it, the next reload analyses every passage: nothing to report beyond that.
   if (analysis) await writeSnapshot(analysis.file, analysis.key, analysed()).catch(() => undefined);
-  post({ kind: 'saved', bytes });
+  return { kind: 'saved', bytes };
 }
 
 /** The analysis kept with the serving build, or null when there is none for it (or it is damaged). */

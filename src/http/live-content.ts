@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import {
   buildSite,
+  collectGarbage,
   CONTENT_MODEL_VERSION,
   defaultWorkerCount,
   filesToRebuild,
@@ -942,24 +941,6 @@ export class ContentReloader {
       ms,
     };
   }
-}
-
-let fullGc: (() => void) | null = null;
-
-/**
- * Two full garbage collections (a pause of some tens of milliseconds): the first frees the old
- * generation, the second returns the pages and backing stores it emptied (on the docs corpus, RSS
- * 3 s after a reload was 12 MB above its level before with one, at it with two). V8 offers a
- * collection only behind --expose-gc; that flag set now takes effect for contexts made afterwards
- * (as jest-leak-detector does it), so the collector is taken from a new context, once.
- */
-function collectGarbage(): void {
-  if (fullGc === null) {
-    setFlagsFromString('--expose-gc');
-    fullGc = runInNewContext('gc') as () => void;
-  }
-  fullGc();
-  fullGc();
 }
 
 /** A load's timings in whole milliseconds, for the start-up and reload log lines. */
