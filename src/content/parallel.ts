@@ -216,10 +216,7 @@ function runWorker(job: ParseJob): Promise<BuiltPages> {
     worker.once('message', (result: BuiltPages) => {
       answered = true;
       resolve(result);
-      // Ended once it has handed its memory back ('released', see parse-worker.ts); meanwhile it
-      // does not keep the process alive.
-      worker.unref();
-      worker.once('message', () => void worker.terminate());
+      void worker.terminate();
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {

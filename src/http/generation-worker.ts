@@ -11,13 +11,7 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import {
-  buildSite,
-  fromWire,
-  releaseHeapBeforeExit,
-  startParseWorkers,
-  type Page,
-} from '../content/index.js';
+import { buildSite, fromWire, startParseWorkers, type Page } from '../content/index.js';
 import {
   analysePassages,
   buildPassageIndex,
@@ -33,6 +27,7 @@ import {
   type SearchIndex,
 } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
+import { releaseHeapBeforeExit } from './garbage.js';
 import {
   siteSnapshotOf,
   type ContentSnapshot,

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import {
   buildSite,
-  collectGarbage,
   CONTENT_MODEL_VERSION,
   defaultWorkerCount,
   filesToRebuild,
@@ -33,6 +32,7 @@ import { createAskService, type AskService, type CopyGroups, type StreamRegistry
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey, type SnapshotRead } from '../snapshot/index.js';
 import { readKnownStamps, saveKnownStamps } from './content-stamps.js';
+import { collectGarbage } from './garbage.js';
 import { readBesideSnapshot } from './start-up-read.js';
 
 /** A site and the ask service built from it: what a content reload replaces, as one. */
