@@ -44,13 +44,11 @@ let indexed: { pages: Page[]; index: SearchIndex; copies: CopyGroups; analysed: 
   null;
 
 port.on('message', (job: GenerationJob) => {
-  void run(job).then((last) => {
-    if (last === null) return;
-    // Its owner ends this thread once it has the last answer: the job's memory, garbage once run
-    // has returned, is handed back first (see releaseHeapBeforeExit).
+  if (job.kind === 'release') {
+    // The jobs' memory is garbage once they have returned (see releaseHeapBeforeExit).
     releaseHeapBeforeExit();
-    post(last);
-  });
+    post({ kind: 'released' });
+  } else void run(job).then((last) => last && post(last));
 });
 
 const ahead = workerData as GenerationWorkerData;
@@ -68,8 +66,8 @@ let previousAnalysis: Promise<AnalysedDocuments | null> | null = (
   return analysis;
 });
 
-/** Runs a job; resolves with the answer that ends the worker's work (whether the snapshot was written), or null. */
-async function run(job: GenerationJob): Promise<GenerationMessage | null> {
+/** Runs a job; resolves with its last answer still to post (whether the snapshot was written), or null. */
+async function run(job: Exclude<GenerationJob, { kind: 'release' }>): Promise<GenerationMessage | null> {
   try {
     if (job.kind === 'site') {
       // The parse workers (and this thread, for its share) analyse the passages of the pages they
