@@ -21,7 +21,7 @@ import {
 } from '../nlweb/index.js';
 import {
   combineAnalysed,
-  FIELD_NAMES,
+  isAnalysedDocuments,
   stemWord,
   type AnalysedDocuments,
   type SearchIndex,
@@ -119,7 +119,7 @@ async function run(job: Exclude<GenerationJob, { kind: 'release' }>): Promise<Ge
 }
 
 /**
- * Writes the snapshot, then the passages' analysis (before answering: the worker is ended once it
+ * Writes the snapshot, then the passages' analysis (before answering: the worker is retired once it
  * has, and a write cut short would leave its temporary file behind). Gives the answer to post.
  */
 async function save(
@@ -143,21 +143,6 @@ async function save(
 
 /** The analysis kept with the serving build, or null when there is none for it (or it is damaged). */
 async function readAnalysis(kept: KeptAnalysis): Promise<AnalysedDocuments | null> {
-  const read = await readSnapshot<AnalysedDocuments>(kept.file, kept.key);
-  if (!read.ok) return null;
-  const { keys, folded, terms, starts, tokens, lengths } = read.value;
-  const whole =
-    Array.isArray(keys) &&
-    Array.isArray(folded) &&
-    Array.isArray(terms) &&
-    folded.length === terms.length &&
-    starts instanceof Uint32Array &&
-    starts.length === keys.length * FIELD_NAMES.length + 1 &&
-    lengths instanceof Uint32Array &&
-    lengths.length === keys.length * FIELD_NAMES.length &&
-    tokens instanceof Int32Array &&
-    starts[keys.length * FIELD_NAMES.length] === tokens.length &&
-    // Every word number names a word (a joined form is stored as ~n).
-    tokens.every((v) => (v < 0 ? ~v : v) < folded.length);
-  return whole ? read.value : null;
+  const read = await readSnapshot<unknown>(kept.file, kept.key);
+  return read.ok && isAnalysedDocuments(read.value) ? read.value : null;
 }

@@ -164,6 +164,30 @@ export function analyseDocuments(docs: readonly SearchDocument[]): AnalysedDocum
 }
 
 /**
+ * Whether `value` (read back from a file) is an analysis buildIndex can take: the lists agree in
+ * length and every word number names a word. It does not say the analysis is of given documents;
+ * buildIndex checks each document's field lengths, and its caller must know whose analysis it is.
+ */
+export function isAnalysedDocuments(value: unknown): value is AnalysedDocuments {
+  if (value === null || typeof value !== 'object') return false;
+  const { keys, folded, terms, starts, tokens, lengths } = value as Partial<AnalysedDocuments>;
+  return (
+    Array.isArray(keys) &&
+    Array.isArray(folded) &&
+    Array.isArray(terms) &&
+    folded.length === terms.length &&
+    starts instanceof Uint32Array &&
+    starts.length === keys.length * FIELD_COUNT + 1 &&
+    lengths instanceof Uint32Array &&
+    lengths.length === keys.length * FIELD_COUNT &&
+    tokens instanceof Int32Array &&
+    starts[keys.length * FIELD_COUNT] === tokens.length &&
+    // A joined form is stored as ~n.
+    tokens.every((v) => (v < 0 ? ~v : v) < folded.length)
+  );
+}
+
+/**
  * The analysed documents of `batch` whose key `keep` has, words numbered as in `batch` (its word
  * lists are shared, the tokens copied): what buildIndex may take of an analysis kept from an
  * earlier build. A few milliseconds for the docs corpus, where combineAnalysed takes ~0.1 s.

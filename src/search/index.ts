@@ -19,6 +19,7 @@ export {
   buildIndex,
   combineAnalysed,
   indexStats,
+  isAnalysedDocuments,
   selectAnalysed,
   withRanking,
 } from './build.js';

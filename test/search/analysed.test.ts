@@ -9,6 +9,7 @@ import {
   analyseDocuments,
   buildIndex,
   combineAnalysed,
+  isAnalysedDocuments,
   search,
   selectAnalysed,
 } from '../../src/search/index.js';
@@ -100,6 +101,19 @@ describe('analyseDocuments', () => {
     expect(isDeepStrictEqual(buildIndex(kept, { analysed: [selected] }), buildIndex(kept))).toBe(true);
     // Renumbered, it is what analysing those documents alone gives.
     expect(isDeepStrictEqual(combineAnalysed([selected]), analyseDocuments(kept))).toBe(true);
+  });
+
+  it('tells an analysis read back whole from one whose lists disagree', async () => {
+    const batch = analyseDocuments(await documents());
+    expect(isAnalysedDocuments(batch)).toBe(true);
+    expect(isAnalysedDocuments(null)).toBe(false);
+    expect(isAnalysedDocuments({ ...batch, terms: batch.terms.slice(1) })).toBe(false);
+    expect(isAnalysedDocuments({ ...batch, starts: batch.starts.subarray(1) })).toBe(false);
+    expect(isAnalysedDocuments({ ...batch, tokens: batch.tokens.subarray(1) })).toBe(false);
+    expect(isAnalysedDocuments({ ...batch, starts: Array.from(batch.starts) })).toBe(false);
+    const wrongWord = batch.tokens.slice();
+    wrongWord[0] = batch.folded.length;
+    expect(isAnalysedDocuments({ ...batch, tokens: wrongWord })).toBe(false);
   });
 
   it('leaves out of a combination a key that two batches hold', async () => {
