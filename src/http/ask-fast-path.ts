@@ -41,10 +41,15 @@ export const PARSED_URL_MEMO_SIZE = 1000;
 
 type ValidAsk = Extract<ParsedAsk, { ok: true }>;
 
-/** A URL's parse, and the frame of the answer last sent for it (see AnswerFrame). */
+/**
+ * A URL's parse, and the frame of the answer last sent for it (see AnswerFrame), kept once the URL
+ * is asked again: the frame holds the answer, and a memo of a thousand one-off questions' answers
+ * (~20 KB each) would keep them alive after the ask service let them go.
+ */
 interface KnownUrl {
   parsed: ValidAsk;
   frame: AnswerFrame | null;
+  askedBefore: boolean;
 }
 
 /**
@@ -91,7 +96,7 @@ export function createAskFastPath(
     const parsed = parseAskQueryString(parseQueryString(url.length > 5 ? url.slice(5) : ''));
     if (!parsed.ok) return null;
     if (knownUrls.size >= PARSED_URL_MEMO_SIZE) knownUrls.clear();
-    knownUrls.set(url, (known = { parsed, frame: null }));
+    knownUrls.set(url, (known = { parsed, frame: null, askedBefore: false }));
     return known;
   };
 
@@ -117,8 +122,11 @@ export function createAskFastPath(
       const outcome = ask().outcome(parsed.query);
       // The head and length are laid out once per answer (a reload or eviction brings a new outcome).
       let frame = known.frame;
-      if (frame === null || frame.outcome !== outcome)
-        frame = known.frame = answerFrame(outcome, parsed.query);
+      if (frame === null || frame.outcome !== outcome) {
+        frame = answerFrame(outcome, parsed.query);
+        if (known.askedBefore) known.frame = frame;
+        known.askedBefore = true;
+      }
       let head: string;
       let length: number;
       if (frame !== null) {

@@ -1,4 +1,7 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskOutcome } from '../../src/nlweb/index.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 
 /**
@@ -141,5 +144,37 @@ describe('GET /ask fast path', () => {
       ids.add(body._meta.request_id);
     }
     expect(ids.size).toBe(5);
+  });
+
+  it('keeps no answer alive for a question asked once (its parse is remembered, not its answer)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const ask = fast.context.ask;
+    const outcomeOf = ask.outcome;
+    const answered: WeakRef<AskOutcome>[] = [];
+    // The real service's outcomes, watched: held only by what still refers to them.
+    ask.outcome = (query) => {
+      const outcome = outcomeOf(query);
+      answered.push(new WeakRef(outcome));
+      return outcome;
+    };
+    try {
+      for (const text of ['once: consent withdrawal', 'once: site feasibility', 'once: eTMF export'])
+        await (await fetch(`${fast.url}/ask?query=${encodeURIComponent(text)}`)).text();
+      // Asked twice: its answer is kept (by the service's cache and the URL's frame).
+      for (let i = 0; i < 2; i++)
+        await (
+          await fetch(`${fast.url}/ask?query=${encodeURIComponent('twice: protocol amendments')}`)
+        ).text();
+    } finally {
+      ask.outcome = outcomeOf;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    gc();
+    // The service keeps the last answer it computed (the twice-asked one); nothing keeps the others.
+    expect(answered.map((ref) => ref.deref() !== undefined)).toEqual([false, false, false, true, true]);
+    const completed = fast.logs.filter((line) => line.msg === 'request completed' && line.fastPath === true);
+    expect(completed.length).toBeGreaterThanOrEqual(5);
   });
 });
