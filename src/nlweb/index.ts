@@ -7,6 +7,7 @@ export {
   contentOf,
   createAskService,
   passagesFirstAskedFor,
+  ANSWER_DOORKEEPER_SIZE,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,
 } from './service.js';

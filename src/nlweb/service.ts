@@ -36,7 +36,10 @@ export const DEFAULT_STREAMING: StreamingOptions = { ...ASK_STREAM_DEFAULTS };
 
 export interface AskServiceOptions {
   streaming?: Partial<StreamingOptions>;
-  /** Distinct queries whose answers are kept (least recently used dropped first); 0 disables. */
+  /**
+   * Distinct queries whose answers are kept (least recently used dropped first); 0 disables. An
+   * answer is kept from its second ask (see ANSWER_DOORKEEPER_SIZE).
+   */
   cacheSize?: number;
   /**
    * The index of this site's passages when it is already built (read from a snapshot): it must
@@ -55,6 +58,14 @@ export interface AskServiceOptions {
 
 /** Enough for the popular questions of a busy site at a few MB; each answer is ~10 KB. */
 export const DEFAULT_ANSWER_CACHE_SIZE = 500;
+
+/**
+ * Queries asked once, remembered so that an answer enters the cache on its second ask (the
+ * "doorkeeper" of TinyLFU): most of a site's questions are asked once, and caching each of them
+ * pushed the answers asked again and again out of the cache and kept ~500 × 10–20 KB of one-off
+ * answers alive (with the heap fragmentation of their churn). Cleared whole when full; keys only.
+ */
+export const ANSWER_DOORKEEPER_SIZE = 4 * DEFAULT_ANSWER_CACHE_SIZE;
 
 export interface AskService {
   readonly pageCount: number;
@@ -102,7 +113,7 @@ export interface AskCounts {
   answers: number;
   /** Answers that list no result: no passage matched, or the question had no searchable word. */
   zeroResults: number;
-  /** Answers taken from the answer cache. */
+  /** Answers taken from memory: the answer cache, or the same question's answer just computed. */
   cacheHits: number;
 }
 
@@ -362,16 +373,34 @@ export function createAskService(
   const computeFor = (query: AskQuery): AskOutcome =>
     compute(normaliseQuery(query.text), query.maxResults, scopeOf(query));
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
+  const askedOnce = new Set<string>();
+  // The answer computed last, cached or not: the summary asked for right after answering, and a
+  // question asked twice in a row, are not computed again.
+  let lastKey = '';
+  let lastAnswer: AskOutcome | undefined;
   const lookup = (query: AskQuery, counted = true): AskOutcome => {
     let answer: AskOutcome | undefined;
     if (cache.capacity === 0) answer = computeFor(query);
     else {
       const key = cacheKey(query);
       answer = cache.get(key);
-      if (answer === undefined) {
-        answer = computeFor(query);
-        cache.set(key, answer);
-      } else if (counted) counts.cacheHits++;
+      if (answer !== undefined) {
+        if (counted) counts.cacheHits++;
+      } else {
+        const again = key === lastKey;
+        answer = again ? lastAnswer! : computeFor(query);
+        if (counted) {
+          if (again) counts.cacheHits++;
+          // Its second ask: kept from now on.
+          if (askedOnce.delete(key)) cache.set(key, answer);
+          else {
+            if (askedOnce.size >= ANSWER_DOORKEEPER_SIZE) askedOnce.clear();
+            askedOnce.add(key);
+          }
+        }
+      }
+      lastKey = key;
+      lastAnswer = answer;
     }
     if (counted) {
       counts.answers++;

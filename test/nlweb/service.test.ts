@@ -10,7 +10,13 @@ import {
   type NlWebResponse,
 } from '../../src/contract/index.js';
 import { answerBody, answerFrame, answerParts } from '../../src/http/answer-bytes.js';
-import { contentOf, createAskService, type AskQuery, type AskService } from '../../src/nlweb/index.js';
+import {
+  ANSWER_DOORKEEPER_SIZE,
+  contentOf,
+  createAskService,
+  type AskQuery,
+  type AskService,
+} from '../../src/nlweb/index.js';
 import { handSite, loadFixtureSite, PUBLIC_BASE_URL } from './helpers.js';
 
 const validateResult = createValidator(AskResultSchema);
@@ -340,17 +346,62 @@ describe('the answer cache', () => {
 
   it('stays bounded, dropping the least recently used answer', () => {
     const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
-    const a = small.outcome(query('encryption'));
-    small.outcome(query('pricing'));
+    const twice = (text: string) => {
+      small.outcome(query(text));
+      return small.outcome(query(text));
+    };
+    const a = twice('encryption');
+    twice('pricing');
     expect(small.outcome(query('  encryption '))).toBe(a); // the same normalised query: refreshes it
     expect(small.cachedAnswerCount).toBe(2);
-    small.outcome(query('install')); // evicts "pricing", the least recently used
+    twice('install'); // evicts "pricing", the least recently used
     expect(small.cachedAnswerCount).toBe(2);
     expect(small.isCached(query('encryption'))).toBe(true);
     expect(small.isCached(query('install'))).toBe(true);
     expect(small.isCached(query('pricing'))).toBe(false);
     expect(small.outcome(query('encryption'))).toBe(a);
     expect(createAskService(site, PUBLIC_BASE_URL, { cacheSize: 0 }).cachedAnswerCount).toBe(0);
+  });
+
+  it('keeps an answer from its second ask, so questions asked once cannot push out the popular ones', () => {
+    const small = createAskService(site, PUBLIC_BASE_URL, { cacheSize: 2 });
+    const popular = small.outcome(query('encryption'));
+    expect(small.isCached(query('encryption'))).toBe(false);
+    small.outcome(query('pricing'));
+    const kept = small.outcome(query('encryption')); // asked again: computed again, kept from now on
+    expect(kept).toEqual(popular);
+    expect(small.isCached(query('encryption'))).toBe(true);
+    for (const text of ['install', 'teams', 'widgets', 'sso', 'security review']) small.outcome(query(text));
+    expect(small.cachedAnswerCount).toBe(1);
+    expect(small.isCached(query('encryption'))).toBe(true);
+    expect(small.counts).toMatchObject({ answers: 8, cacheHits: 0 });
+    expect(small.outcome(query('encryption'))).toBe(kept);
+    expect(small.counts.cacheHits).toBe(1);
+  });
+
+  it('gives the summary of the answer just computed without computing it again or keeping it', () => {
+    const fresh = createAskService(site, PUBLIC_BASE_URL);
+    const outcome = fresh.outcome(query('schedule of activities'));
+    expect(fresh.summary(query('schedule of activities'))).toBe(outcome.summary);
+    expect(fresh.cachedAnswerCount).toBe(0);
+    expect(fresh.counts).toMatchObject({ answers: 1, cacheHits: 0 });
+    // The same question twice in a row is one computation, and then kept.
+    expect(fresh.outcome(query('schedule of activities'))).toBe(outcome);
+    expect(fresh.counts).toMatchObject({ answers: 2, cacheHits: 1 });
+    expect(fresh.cachedAnswerCount).toBe(1);
+  });
+
+  it('forgets questions asked once in one piece when the doorkeeper is full', () => {
+    const fresh = createAskService(site, PUBLIC_BASE_URL);
+    const first = fresh.outcome(query('question 0'));
+    for (let i = 1; i <= ANSWER_DOORKEEPER_SIZE; i++) fresh.outcome(query(`question ${i}`));
+    // "question 0" was forgotten with the rest: asked again it counts as a first ask.
+    const again = fresh.outcome(query('question 0'));
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(fresh.isCached(query('question 0'))).toBe(false);
+    fresh.outcome(query(`question ${ANSWER_DOORKEEPER_SIZE}`));
+    expect(fresh.isCached(query(`question ${ANSWER_DOORKEEPER_SIZE}`))).toBe(true);
   });
 });
 
