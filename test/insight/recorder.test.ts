@@ -63,6 +63,35 @@ describe('insight recorder', () => {
     await recorder.close();
   });
 
+  it("keeps a pending text's counts by client class, and stores each class's counts once released", async () => {
+    const store = await sqliteStore();
+    const clock = { now: Date.parse('2026-03-10T12:00:00Z') };
+    const recorder = recorderAt(store, clock, 3);
+    const WEAK: AnswerSummary = { ...FOUND, weak: true };
+    const AGENT = {
+      'user-agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0)',
+    };
+    recorder.search('get', 'site feasibility', WEAK, AGENT, '192.0.2.7');
+    recorder.search('get', 'site feasibility', NOTHING, PERSON, '192.0.2.1');
+    recorder.search('get', 'site feasibility', FOUND, PERSON, '192.0.2.1');
+    recorder.search('get', 'site feasibility', NOTHING, AGENT, '192.0.2.7');
+    await recorder.flush();
+    expect(await storedQueries(store, '2026-03-10')).toEqual([]);
+    recorder.search('page', 'Site feasibility', FOUND, PERSON, '192.0.2.2');
+    await recorder.flush();
+    const rows = (await store.read('2026-03-10', '2026-03-10')).queries.map((row) => ({
+      clientClass: row.clientClass,
+      searches: row.searches,
+      zeroResults: row.zeroResults,
+      weakMatches: row.weakMatches,
+    }));
+    expect(rows.sort((a, b) => a.clientClass.localeCompare(b.clientClass))).toEqual([
+      { clientClass: 'agent', searches: 2, zeroResults: 1, weakMatches: 1 },
+      { clientClass: 'browser', searches: 3, zeroResults: 1, weakMatches: 0 },
+    ]);
+    await recorder.close();
+  });
+
   it('forgets texts below k at midnight: clients of two days never add up', async () => {
     const store = await sqliteStore();
     const clock = { now: Date.parse('2026-03-10T23:59:00Z') };
