@@ -58,40 +58,16 @@ let sitesBeingBuilt = 0;
 export const MEMORY_SAVER_RESUME_MS = 2_000;
 let resumeTimer: NodeJS.Timeout | null = null;
 
-/** Whether this process set the flag on (V8 starts with it unset: off). */
-let memorySaverSet = false;
-
-/**
- * Sets the flag only when it changes: setting any V8 flag at run time changes V8's flag hash, and
- * code cached under the old one (Node's own modules) is compiled again, so a warm start that set
- * it on and then off took ~0.2 s longer.
- */
-const setMemorySaverFlag = (on: boolean) => {
-  if (on === memorySaverSet) return;
-  setFlagsFromString(on ? '--memory-saver-mode' : '--no-memory-saver-mode');
-  memorySaverSet = on;
-};
-
 const applyMemorySaverMode = (delayMs = 0) => {
   if (!memorySaverWanted) return;
   if (resumeTimer !== null) clearTimeout(resumeTimer);
   resumeTimer = null;
-  if (sitesBeingBuilt > 0) setMemorySaverFlag(false);
-  else if (delayMs === 0) setMemorySaverFlag(true);
+  if (sitesBeingBuilt > 0) setFlagsFromString('--no-memory-saver-mode');
+  else if (delayMs === 0) setFlagsFromString('--memory-saver-mode');
   else {
-    resumeTimer = setTimeout(resumeAfterBuild, delayMs);
+    resumeTimer = setTimeout(applyMemorySaverMode, delayMs);
     resumeTimer.unref();
   }
-};
-
-/**
- * The heap grew without the mode while the site was built (the site arriving from its worker):
- * one full collection under it sets the heap's limit by its rule now, not at the next collection
- * the old limit allows (on Node 24, a cold start's server stayed ~20 MB above a warm one's).
- */
-const resumeAfterBuild = () => {
-  applyMemorySaverMode();
-  collectGarbage();
 };
 
 /**
@@ -102,20 +78,19 @@ const resumeAfterBuild = () => {
  * building a site under it (parse and index workers, a snapshot read) took half as long again,
  * so it is off while one is built (see buildingSite). Left as the operator chose when the command
  * line names the flag (`--no-memory-saver-mode`), and not set where V8 has no such flag (Node
- * 20 and 22). True when it is used: on MEMORY_SAVER_RESUME_MS later unless a build starts.
+ * 20 and 22). True when it is used.
  */
 export function useMemorySaverMode(execArgv: readonly string[] = process.execArgv): boolean {
   if (Number(process.versions.v8.split('.')[0]) < 13) return false;
   if (execArgv.some((arg) => /^--(no-)?memory[-_]saver[-_]mode\b/.test(arg))) return false;
   memorySaverWanted = true;
-  // Not set at once: the server starts by building its site, and setting the flag on, then off
-  // for the build would change the flag hash for nothing (see setMemorySaverFlag).
-  applyMemorySaverMode(MEMORY_SAVER_RESUME_MS);
+  applyMemorySaverMode();
   return true;
 }
 
 /** Whether V8's memory saver mode is on now (used, no site being built, and resumed). */
-export const memorySaverModeOn = (): boolean => memorySaverSet;
+export const memorySaverModeOn = (): boolean =>
+  memorySaverWanted && sitesBeingBuilt === 0 && resumeTimer === null;
 
 /**
  * Marks a site being built (a start-up load, a reload), from its first read to its worker's
