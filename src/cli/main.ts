@@ -1,12 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/index.js';
-import {
-  createLogger,
-  LogDestination,
-  startServer,
-  useMemorySaverMode,
-  type RunningServer,
-} from '../http/index.js';
+import { createLogger, LogDestination, startServer, type RunningServer } from '../http/index.js';
 
 const USAGE = `Usage: frontdoor <command>
 
@@ -38,8 +32,6 @@ function writeStderr(text: string): void {
  * the process ends.
  */
 async function serve(): Promise<void> {
-  // Before any worker starts: V8's flags are the whole process's.
-  const memorySaverMode = useMemorySaverMode();
   const destination = new LogDestination(1);
   let logger = createLogger({ logLevel: 'info' }, destination);
   process.stderr.on('error', () => undefined);
@@ -64,7 +56,6 @@ async function serve(): Promise<void> {
   try {
     const config = loadConfig();
     logger = createLogger(config, destination);
-    if (memorySaverMode) logger.info('V8 memory saver mode on (node --no-memory-saver-mode turns it off)');
     server = await startServer(config, logger);
   } catch (error) {
     if (error instanceof ConfigError) {

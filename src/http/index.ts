@@ -2,5 +2,4 @@
  * The HTTP room's public surface: what the CLI needs to start and stop the server. The routes
  * and the application's assembly stay inside (src/http/app.ts, src/http/routes/).
  */
-export { useMemorySaverMode } from './garbage.js';
 export { createLogger, LogDestination, startServer, type RunningServer } from './server.js';

@@ -32,7 +32,7 @@ import { createAskService, type AskService, type CopyGroups, type StreamRegistry
 import { SEARCH_ENGINE_VERSION, type SearchIndex } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey, type SnapshotRead } from '../snapshot/index.js';
 import { readKnownStamps, saveKnownStamps } from './content-stamps.js';
-import { buildingSite, collectGarbage } from './garbage.js';
+import { collectGarbage } from './garbage.js';
 import { readBesideSnapshot } from './start-up-read.js';
 
 /** A site and the ask service built from it: what a content reload replaces, as one. */
@@ -878,16 +878,6 @@ export class ContentReloader {
 
   async #reloadOnce(reason: string): Promise<ReloadOutcome> {
     if (this.#closed) return { status: 'unchanged' };
-    // Every way out of a reload has ended or retired its workers.
-    const built = buildingSite();
-    try {
-      return await this.#buildAndSwap(reason);
-    } finally {
-      built();
-    }
-  }
-
-  async #buildAndSwap(reason: string): Promise<ReloadOutcome> {
     const started = performance.now();
     // A large site is indexed in a worker: started now, it gets ready while the folder is read,
     // warming up on the words of the site serving (a page changed, most words stay).

@@ -10,7 +10,6 @@ import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp } from './app.js';
 import type { AppContext } from './context.js';
-import { buildingSite } from './garbage.js';
 import {
   ContentReloader,
   LiveContent,
@@ -166,16 +165,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
-  // Over once the start-up build's worker is retired, after its snapshot is saved (below).
-  const built = buildingSite();
-  let created: Awaited<ReturnType<typeof createLiveAppContext>>;
-  try {
-    created = await createLiveAppContext(config, logger, {});
-  } catch (error) {
-    built();
-    throw error;
-  }
-  const { context, loaded } = created;
+  const { context, loaded } = await createLiveAppContext(config, logger, {});
   const { submissions, insight } = context;
   const contextReady = process.hrtime.bigint();
   const app = await buildApp(context);
@@ -184,7 +174,6 @@ export async function startServer(
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    built();
     await app.close();
     await submissions.close();
     throw listenError(error, config.host, config.port);
@@ -231,7 +220,7 @@ export async function startServer(
     `frontdoor listening on http://${host}:${port} (public ${config.publicBaseUrl})`,
   );
   // After listening: the first answers do not wait for the snapshot to be written.
-  const snapshotSaved = (loaded?.saveSnapshot() ?? Promise.resolve()).finally(built);
+  const snapshotSaved = loaded?.saveSnapshot() ?? Promise.resolve();
   context.content.analyseInBackground((error) =>
     logger.warn(
       { err: error },
