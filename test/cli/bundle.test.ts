@@ -2,7 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY_POINTS, LOADED_ON_DEMAND } from '../../scripts/bundle.mjs';
+import ts from 'typescript';
+import { runInNewContext } from 'node:vm';
+import { asciiOnly, bundledFiles, ENTRY_POINTS, LOADED_ON_DEMAND } from '../../scripts/bundle.mjs';
 import { MIN_FILES_FOR_WORKERS } from '../../src/content/index.js';
 import { contentFolder, REPO_ROOT, SITE_YAML, tempDir } from '../support/files.js';
 import { LIMITS_OFF } from '../support/limits.js';
@@ -48,6 +50,52 @@ describe('the built server (scripts/bundle.mjs)', () => {
           new RegExp(`^import [^;]*from ["']${name}["']`, 'm'),
         );
     }
+  });
+
+  it('writes each module in ASCII alone, so V8 keeps its source in one byte a character', () => {
+    for (const source of ENTRY_POINTS) {
+      const entry = source.replace(/^src\//, '').replace(/\.ts$/, '.js');
+      const code = readFileSync(join(dist, entry), 'utf8');
+      expect(/[\u0080-\uffff]/.exec(code)?.[0], entry).toBeUndefined();
+    }
+  });
+
+  it('escapes only characters in comments and regular-expression literals, where the escape means the same', async () => {
+    const outputs = await bundledFiles(join(buildRoot, 'unwritten'));
+    const escaped: string[] = [];
+    for (const file of outputs.filter((output) => output.path.endsWith('.js'))) {
+      const positions = [...file.text.matchAll(/[\u0080-\uffff]/g)].map((match) => match.index);
+      if (positions.length === 0) continue;
+      const tree = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+      for (const at of positions) {
+        // The innermost node whose text (leading comments excluded) holds the character.
+        let node: ts.Node = tree;
+        for (let inner: ts.Node | undefined = tree; inner;) {
+          node = inner;
+          inner = ts.forEachChild(node, (child) =>
+            child.getStart(tree) <= at && at < child.end ? child : undefined,
+          );
+        }
+        const line = file.text.slice(file.text.lastIndexOf('\n', at) + 1, file.text.indexOf('\n', at));
+        // A node with children holds it between them: in a comment (tokens and keywords are ASCII).
+        const inComment = ts.forEachChild(node, () => true) === true;
+        expect(
+          inComment || node.kind === ts.SyntaxKind.RegularExpressionLiteral,
+          `${file.path}: ${ts.SyntaxKind[node.kind]} in ${line}`,
+        ).toBe(true);
+        escaped.push(ts.SyntaxKind[node.kind]);
+      }
+    }
+    // The server's own code has both kinds today (a dash in a regular expression, arrows in comments).
+    expect(escaped).toContain('RegularExpressionLiteral');
+  }, 60_000);
+
+  it('escapes a regular expression to one that matches the same text, astral characters included', () => {
+    const source = String.raw`[/[\s–—]+$/u.test('a –'), /^😀+$/u.test('😀😀'), /[😀]/.test('\ud83d'), 'é'.length]`;
+    const written = asciiOnly(source);
+    expect(written).not.toMatch(/[\u0080-\uffff]/);
+    expect(runInNewContext(written)).toEqual(runInNewContext(source));
+    expect(runInNewContext(written)).toEqual([true, true, true, 1]);
   });
 
   it('keeps the content-reading worker to the reading code (it starts beside a warm start)', () => {
