@@ -31,5 +31,4 @@ export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
 export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';
 export type { EventSink, EventStreamOptions } from './sse.js';
 export { clientKey, StreamRegistry } from './streams.js';
-export { LruCache } from './lru.js';
 export type { StreamLimits } from './streams.js';

@@ -19,7 +19,7 @@ import {
   type SearchOutcome,
   type SearchResult,
 } from '../search/index.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../cache/index.js';
 import { findCopies, inScope, type CopyGroups, nameMatch, pageNames } from './pages.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruCache } from '../../src/nlweb/index.js';
+import { LruCache } from '../../src/cache/index.js';
 
 describe('LruCache', () => {
   it('drops the least recently used entry when full; a read counts as use', () => {
@@ -35,5 +35,26 @@ describe('LruCache', () => {
     expect(none.size).toBe(0);
     expect(() => new LruCache(-1)).toThrow(RangeError);
     expect(() => new LruCache(1.5)).toThrow(RangeError);
+  });
+
+  it('with a weight, keeps what fits in the capacity, dropping the least recently used first', () => {
+    const cache = new LruCache<string, string>(10, (value) => value.length);
+    cache.set('a', 'xxxx');
+    cache.set('b', 'yyyy');
+    expect(cache.weight).toBe(8);
+    cache.get('a'); // b is now the least recently used
+    cache.set('c', 'zzz'); // 11 > 10: drops b
+    expect([cache.has('a'), cache.has('b'), cache.has('c')]).toEqual([true, false, true]);
+    expect(cache.weight).toBe(7);
+    cache.set('a', 'x'); // replaced: its old weight is given back
+    expect(cache.weight).toBe(4);
+    cache.set('d', 'wwwwwwwww'); // 4 + 9 > 10: drops c (3), the least recent; a (1) still fits
+    expect([cache.has('a'), cache.has('c'), cache.has('d')]).toEqual([true, false, true]);
+    expect(cache.weight).toBe(10);
+    cache.set('e', 'v'.repeat(11)); // heavier than the capacity alone: not kept, nothing dropped
+    expect([cache.has('e'), cache.has('a'), cache.has('d')]).toEqual([false, true, true]);
+    cache.delete('d');
+    cache.delete('a');
+    expect([cache.size, cache.weight]).toEqual([0, 0]);
   });
 });
