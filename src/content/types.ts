@@ -59,7 +59,7 @@ export interface Page extends PageMetadata {
    * The Markdown body without front matter, and without the `# ` heading that gave (or repeated)
    * the title. `markdownOf(page)` adds the title back for the Markdown twin; `htmlOf(page)`
    * renders it (the HTML is not kept: the site renders a page on its first request and keeps the
-   * bytes of the whole page, and most pages of a large site are never asked for).
+   * bytes of the most recently asked pages, and most pages of a large site are never asked for).
    */
   markdown: string;
   headings: Heading[];

@@ -25,6 +25,13 @@ export {
   renderFormFallbackPage,
   type SiteView,
 } from './pages.js';
-export { HTML_TYPE, renderSite, type RenderedSite, type Representation } from './render-cache.js';
+export {
+  HTML_TYPE,
+  RENDERED_BYTES_KEPT,
+  renderSite,
+  type RenderedSite,
+  type RenderSiteOptions,
+  type Representation,
+} from './render-cache.js';
 export { searchForPage } from './search.js';
 export type { SiteAsset } from './assets.js';

@@ -3,7 +3,7 @@ import { BUNDLED_CONTENT_DIR } from '../../src/config/index.js';
 import { loadSite, type Page, type Site } from '../../src/content/index.js';
 import { childrenOf, navigationOf } from '../../src/site/index.js';
 import { renderContentPage } from '../../src/site/pages.js';
-import { renderSite } from '../../src/site/render-cache.js';
+import { RENDERED_BYTES_KEPT, renderSite } from '../../src/site/render-cache.js';
 
 let site: Site;
 beforeAll(async () => {
@@ -71,5 +71,37 @@ describe('renderSite', () => {
     );
     expect(first.body.toString('utf8')).toBe(expected);
     expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+
+  it('keeps the rendered bytes within the budget: a crawl costs renderings, not memory', () => {
+    const base = 'https://www.example.test';
+    const unbounded = renderSite(site, base, { keptBytes: Number.MAX_SAFE_INTEGER });
+    const all = [...unbounded.byPath.values()];
+    const total = all.reduce(
+      (sum, page) => sum + page.html.body.length + (page.markdown?.body.length ?? 0),
+      0,
+    );
+    expect(unbounded.keptBytes).toBe(total);
+
+    const budget = Math.floor(total / 4);
+    const rendered = renderSite(site, base, { keptBytes: budget });
+    const popular = rendered.byPath.get('/')!;
+    const popularHtml = popular.html;
+    // Every page and twin once, as a crawler asks them, and the home page between each.
+    for (const page of rendered.byPath.values()) {
+      void page.html;
+      void page.markdown;
+      expect(popular.html).toBe(popularHtml);
+      expect(rendered.keptBytes).toBeLessThanOrEqual(budget);
+    }
+    expect(rendered.keptBytes).toBeGreaterThan(budget / 2);
+    // A page dropped since is rendered again to the same bytes and tag.
+    for (const [path, page] of rendered.byPath) {
+      const again = page.html;
+      const before = unbounded.byPath.get(path)!.html;
+      expect(again.body.equals(before.body), path).toBe(true);
+      expect(again.etag).toBe(before.etag);
+    }
+    expect(RENDERED_BYTES_KEPT).toBeGreaterThan(total); // the sample site is kept whole
   });
 });
