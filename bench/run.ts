@@ -527,7 +527,9 @@ async function main(): Promise<void> {
           ) +
           `\nreload (one page changed, SIGHUP): ${fms(server.reload.ms)} ms (read ${fms(server.reload.timings.readMs)} ms, ` +
           `${server.reload.filesRead} files; build ${fms(server.reload.timings.buildMs)} ms, ${server.reload.passagesAnalysed} passages analysed); RSS ${server.reload.rssAfterMB.toFixed(0)} MB after it, ` +
-          `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions`,
+          `${server.reload.rssAfterQueriesMB.toFixed(0)} MB after more questions` +
+          `\ncrawl (every page of the sitemap once, 4 clients): ${server.crawl.pages} pages, ` +
+          `${server.crawl.megabytes.toFixed(1)} MB, in ${fms(server.crawl.ms)} ms; RSS ${server.crawl.rssAfterMB.toFixed(0)} MB after it`,
       );
     } catch (error) {
       server = asError(error);

@@ -135,6 +135,8 @@ export interface ServerStartup {
     /** Passages the worker analysed (the rest of the analysis was kept from the build before). */
     passagesAnalysed: number;
   };
+  /** In the warm server after the reload: every page of the sitemap fetched once, as a crawler does. */
+  crawl: { pages: number; ms: number; megabytes: number; rssAfterMB: number };
 }
 
 const rssMB = (pid: number): number => {
@@ -243,10 +245,33 @@ async function askFor(
 }
 
 /**
+ * Fetches every page the sitemap lists once, from `connections` keep-alive clients, as a crawler
+ * walking the site does: each page is rendered on that request.
+ */
+async function crawlSitemap(url: string, connections = 4): Promise<ServerStartup['crawl']> {
+  const sitemap = await (await fetch(`${url}/sitemap.xml`)).text();
+  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
+  if (paths.length === 0) throw new Error('the sitemap lists no page');
+  const started = performance.now();
+  let next = 0;
+  let bytes = 0;
+  const client = async () => {
+    while (next < paths.length) {
+      const response = await fetch(`${url}${paths[next++]!}`);
+      bytes += (await response.arrayBuffer()).byteLength;
+      if (response.status !== 200) throw new Error(`a page answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, client));
+  return { pages: paths.length, ms: performance.now() - started, megabytes: bytes / 1e6, rssAfterMB: 0 };
+}
+
+/**
  * Starts `frontdoor serve` on a copy of the corpus twice with one DATA_DIR: cold (no snapshot: parse
  * and index) and warm (from the snapshot the first run wrote). Each time: spawn to first answer,
  * the logged start-up breakdown, RSS after start-up and after `queryMs` of distinct questions. In
- * the warm server, a page is then changed and SIGHUP sent: reload time and RSS after it.
+ * the warm server, a page is then changed and SIGHUP sent: reload time and RSS after it; then every
+ * page of the sitemap is fetched once, and RSS read again.
  */
 export async function measureServerStartup(
   corpusDir: string,
@@ -347,6 +372,8 @@ export async function measureServerStartup(
         filesParsed: Number(record.filesParsed),
         passagesAnalysed: Number(record.passagesAnalysed),
       };
+      const crawled = await crawlSitemap(warm.url);
+      const crawl = { ...crawled, rssAfterMB: rssMB(warm.server.child.pid!) };
       await stopServer(warm.server.child);
       let uncached: ServerStartup['uncached'] = null;
       if (process.env.FRONTDOOR_BENCH_DROP_CACHES === '1') {
@@ -365,6 +392,7 @@ export async function measureServerStartup(
         warm: warm.run,
         uncached,
         reload,
+        crawl,
       };
     } finally {
       await stopServer(warm.server.child);
