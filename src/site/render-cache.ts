@@ -7,9 +7,15 @@ import { DEFAULT_DEMO_PATH, demoPathOf, markdownPathOf } from './paths.js';
 /** Page tags are cut short: a page is sent with many headers, and 162 bits tell its versions apart. */
 const PAGE_ETAG_LENGTH = 27;
 
-/** One representation of a page, rendered once: bytes, type and a strong ETag of the bytes. */
+/**
+ * One representation of a page: body, type and a strong ETag of the body's UTF-8 bytes. The body
+ * is bytes for a representation the site keeps, and the text for one rendered for this request
+ * alone: Node encodes a string into a short-lived buffer of its own as it writes it, while each
+ * Buffer made for a page asked once would wait for a garbage collection to be freed (V8 lets tens
+ * of MB of such memory pile up first, and the allocator then keeps the space).
+ */
 export interface Representation {
-  body: Buffer;
+  body: Buffer | string;
   contentType: string;
   etag: string;
 }
@@ -18,7 +24,7 @@ export interface RenderedPage {
   /** null for the built-in demo page. */
   readonly page: Page | null;
   readonly path: string;
-  /** Rendered on first use, then kept while the site's rendered bytes stay within their budget. */
+  /** Rendered when asked for; kept from its second request, within the site's budget of bytes. */
   readonly html: Representation;
   /** The Markdown twin (rendered and kept the same way); null for the built-in demo page. */
   readonly markdown: Representation | null;
@@ -37,11 +43,19 @@ export interface RenderedSite {
 
 /**
  * The rendered pages' bytes a site keeps, the most recently asked first: ~1,000 pages of the docs
- * corpus (7.9 KB of HTML each), every page of a small site. Without a bound a crawler walking the
- * sitemap of the docs corpus left 60 MB of pages in memory; a page asked again after it was
- * dropped is rendered again (~1 ms) to the same bytes and ETag.
+ * corpus (7.9 KB of HTML each), every page of a small site. Unbounded, a crawler walking the
+ * sitemap of the docs corpus left 60 MB of pages in memory. A page dropped and asked again is
+ * rendered again (~1 ms) to the same bytes and ETag.
  */
 export const RENDERED_BYTES_KEPT = 8 * 1024 * 1024;
+
+/**
+ * How many representations asked for once are remembered (their keys only), so that a second
+ * request keeps one: a crawler asks each page once, and keeping those would only push out the
+ * pages people come back to (TinyLFU's doorkeeper, as for /ask answers). Forgotten in one piece
+ * when full.
+ */
+export const ASKED_ONCE_REMEMBERED = 4096;
 
 export interface RenderSiteOptions {
   /** The budget of kept bytes (default RENDERED_BYTES_KEPT); 0 keeps nothing. */
@@ -51,46 +65,72 @@ export interface RenderSiteOptions {
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
+/** A representation as bytes, for keeping. */
 export function representation(text: string, contentType: string): Representation {
   const body = Buffer.from(text, 'utf8');
   return { body, contentType, etag: strongEtag(body, PAGE_ETAG_LENGTH) };
 }
 
+/** A site's rendered representations: kept from their second request, by bytes, least recent out. */
+class KeptRepresentations {
+  readonly #kept: LruCache<string, Representation>;
+  readonly #askedOnce = new Set<string>();
+
+  constructor(keptBytes: number) {
+    this.#kept = new LruCache(keptBytes, (kept) => kept.body.length);
+  }
+
+  get bytes(): number {
+    return this.#kept.weight;
+  }
+
+  of(key: string, contentType: string, render: () => string): Representation {
+    const kept = this.#kept.get(key);
+    if (kept !== undefined) return kept;
+    const text = render();
+    if (this.#askedOnce.delete(key)) {
+      const made = representation(text, contentType);
+      this.#kept.set(key, made);
+      return made;
+    }
+    if (this.#askedOnce.size >= ASKED_ONCE_REMEMBERED) this.#askedOnce.clear();
+    this.#askedOnce.add(key);
+    return { body: text, contentType, etag: strongEtag(text, PAGE_ETAG_LENGTH) };
+  }
+}
+
 /**
- * A page whose HTML and Markdown are rendered the first time they are asked for and then kept in
- * the site's budget of rendered bytes: start-up stays short on a site of thousands of pages, a
- * page asked often is rendered once, and memory stays bounded however many pages are asked.
+ * A page whose HTML and Markdown are rendered when asked for and kept from their second request
+ * in the site's budget of rendered bytes: start-up stays short on a site of thousands of pages, a
+ * page asked often is rendered twice, and memory stays bounded however many pages are asked.
  */
 class LazyPage implements RenderedPage {
   constructor(
     private readonly view: SiteView,
-    private readonly kept: LruCache<string, Representation>,
+    private readonly kept: KeptRepresentations,
     readonly page: Page | null,
     readonly path: string,
     readonly markdownPath: string | null,
   ) {}
 
   get html(): Representation {
-    return this.kept.getOrSet(`html ${this.path}`, () =>
-      representation(
-        this.page
-          ? renderContentPage(this.view, this.page)
-          : renderFormFallbackPage(this.view, FORMS.demo, this.path),
-        HTML_TYPE,
-      ),
+    return this.kept.of(`html ${this.path}`, HTML_TYPE, () =>
+      this.page
+        ? renderContentPage(this.view, this.page)
+        : renderFormFallbackPage(this.view, FORMS.demo, this.path),
     );
   }
 
   get markdown(): Representation | null {
     const { page } = this;
     if (page === null) return null;
-    return this.kept.getOrSet(`markdown ${this.path}`, () => representation(markdownOf(page), MARKDOWN_TYPE));
+    return this.kept.of(`markdown ${this.path}`, MARKDOWN_TYPE, () => markdownOf(page));
   }
 }
 
 /**
- * Every page and its Markdown twin, by path; each is rendered on its first request and kept while
- * the budget of rendered bytes (`keptBytes`) allows.
+ * Every page and its Markdown twin, by path; each is rendered when asked for, and kept from its
+ * second request while the budget of rendered bytes (`keptBytes`) allows.
  */
 export function renderSite(
   site: Site,
@@ -98,7 +138,7 @@ export function renderSite(
   { keptBytes = RENDERED_BYTES_KEPT }: RenderSiteOptions = {},
 ): RenderedSite {
   const view: SiteView = { site, publicBaseUrl };
-  const kept = new LruCache<string, Representation>(keptBytes, (kept) => kept.body.length);
+  const kept = new KeptRepresentations(keptBytes);
   const byPath = new Map<string, RenderedPage>();
   const byMarkdownPath = new Map<string, RenderedPage>();
   for (const page of site.pages) {
@@ -115,7 +155,7 @@ export function renderSite(
     byPath,
     byMarkdownPath,
     get keptBytes() {
-      return kept.weight;
+      return kept.bytes;
     },
   };
 }
