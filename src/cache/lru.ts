@@ -1,7 +1,6 @@
 /**
- * A bounded map that drops the least recently used entries when full: the /ask caches (answers,
- * analysed passages, parsed URLs) and the site's rendered pages keep what is asked often and stay
- * within a fixed size. A Map's order is its insertion order, so a hit is moved to the end by
+ * A bounded map that drops the least recently used entries when full: /ask's answers and scope
+ * filters and the site's rendered pages keep what is asked often and stay within a fixed size. A Map's order is its insertion order, so a hit is moved to the end by
  * re-inserting it.
  *
  * The size is counted in entries, or in what `weigh` says an entry weighs (bytes, for the rendered
