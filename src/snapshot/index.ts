@@ -1,3 +1,9 @@
 /** Derived data kept on disk between runs, checked before use (see snapshot.ts). */
-export { readSnapshot, SNAPSHOT_FORMAT, snapshotKeyDifference, writeSnapshot } from './snapshot.js';
+export {
+  ABANDONED_TEMPORARY_MS,
+  readSnapshot,
+  SNAPSHOT_FORMAT,
+  snapshotKeyDifference,
+  writeSnapshot,
+} from './snapshot.js';
 export type { ReadSnapshotOptions, SnapshotKey, SnapshotRead } from './snapshot.js';

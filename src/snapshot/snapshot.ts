@@ -12,8 +12,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { DefaultDeserializer, serialize } from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
@@ -189,7 +189,38 @@ export function snapshotKeyDifference(
   return null;
 }
 
-/** Writes the snapshot atomically (temporary file, fsync, rename). Returns its size in bytes. */
+/**
+ * A temporary file of a snapshot left this long ago is abandoned: its writer was killed or its
+ * worker terminated mid-write (a write takes about a second), so it is removed before the next
+ * write. Younger ones may belong to another process writing the same file, and are left.
+ */
+export const ABANDONED_TEMPORARY_MS = 10 * 60 * 1000;
+
+/** Removes the abandoned temporary files of `file` (`<file>.<random>.tmp`, see writeSnapshot). */
+async function removeAbandonedTemporaries(file: string, nowMs: number): Promise<void> {
+  const folder = dirname(file);
+  const prefix = `${basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!(name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length)))) continue;
+    const path = join(folder, name);
+    try {
+      if (nowMs - (await stat(path)).mtimeMs >= ABANDONED_TEMPORARY_MS) await rm(path, { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: the write below does not depend on it.
+    }
+  }
+}
+
+/**
+ * Writes the snapshot atomically (temporary file, fsync, rename), after removing the temporary
+ * files an earlier writer abandoned. Returns its size in bytes.
+ */
 export async function writeSnapshot(file: string, key: SnapshotKey, value: unknown): Promise<number> {
   const payload = serialize(value);
   const header: Header = {
@@ -202,6 +233,7 @@ export async function writeSnapshot(file: string, key: SnapshotKey, value: unkno
   const length = Buffer.alloc(4);
   length.writeUInt32BE(headerBytes.length);
   await mkdir(dirname(file), { recursive: true });
+  await removeAbandonedTemporaries(file, Date.now());
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await open(temporary, 'w');

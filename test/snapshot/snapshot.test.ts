@@ -1,8 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSnapshot, snapshotKeyDifference, writeSnapshot } from '../../src/snapshot/index.js';
+import {
+  ABANDONED_TEMPORARY_MS,
+  readSnapshot,
+  snapshotKeyDifference,
+  writeSnapshot,
+} from '../../src/snapshot/index.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -96,6 +110,26 @@ describe('snapshot files', () => {
     });
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(join(file, '..'))).toEqual(['snap.bin']);
+  });
+
+  it("removes the temporary files a killed writer left, and no one else's", async () => {
+    const file = snapshotFile();
+    const folder = join(file, '..');
+    mkdirSync(folder, { recursive: true });
+    const abandoned = `${file}.0123456789ab.tmp`;
+    const inFlight = `${file}.ba9876543210.tmp`;
+    const otherFile = join(folder, 'other.bin.0123456789ab.tmp');
+    const notOurs = `${file}.notes.tmp`;
+    for (const path of [abandoned, inFlight, otherFile, notOurs]) writeFileSync(path, 'half a snapshot');
+    const old = (Date.now() - ABANDONED_TEMPORARY_MS - 60_000) / 1000;
+    for (const path of [abandoned, otherFile, notOurs]) utimesSync(path, old, old);
+    await writeSnapshot(file, KEY, value());
+    // Only this snapshot's own temporary file from before the limit goes; one being written by
+    // another process (recent), another snapshot's and a file of another pattern stay.
+    expect(readdirSync(folder).sort()).toEqual(
+      ['other.bin.0123456789ab.tmp', 'snap.bin', 'snap.bin.ba9876543210.tmp', 'snap.bin.notes.tmp'].sort(),
+    );
+    expect(await readSnapshot(file, KEY)).toMatchObject({ ok: true });
   });
 
   it('leaves deferred key fields to the caller, with the key it was written with', async () => {
