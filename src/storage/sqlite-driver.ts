@@ -45,12 +45,33 @@ interface NativeDatabase {
 
 const require = createRequire(import.meta.url);
 
+/**
+ * `node:sqlite`, loaded without the ExperimentalWarning Node 22 prints on stderr when it is first
+ * loaded: a line outside the JSON logs (and in every CLI command's output) that an operator
+ * cannot act on. Only that warning is held back; any other is emitted as usual.
+ */
+function requireNodeSqlite(): unknown {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const options = rest[0];
+    const type = typeof options === 'string' ? options : (options as { type?: string } | undefined)?.type;
+    const message = typeof warning === 'string' ? warning : warning.message;
+    if (type === 'ExperimentalWarning' && /\bSQLite\b/.test(message)) return;
+    (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return require('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
 function loadNative(): {
   driver: SqliteDriverName;
   open: (file: string, readonly: boolean) => NativeDatabase;
 } {
   try {
-    const { DatabaseSync } = require('node:sqlite') as {
+    const { DatabaseSync } = requireNodeSqlite() as {
       DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => NativeDatabase;
     };
     return {
