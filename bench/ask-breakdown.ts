@@ -9,7 +9,7 @@
  *   snippets of up to three sections per page, the summary): the whole answer (answer cache off)
  *   minus rank, serialise and encode;
  * - serialise: JSON.stringify of the answer's content (done once per answer, then cached as bytes);
- * - encode: those JSON characters as UTF-8 bytes;
+ * - encode: those JSON characters as UTF-8 bytes (utf8Bytes, as the service encodes them);
  * - write: writeHead + end of the answer bytes on a real keep-alive socket (node:http), timed in
  *   the request handler.
  */
@@ -27,6 +27,7 @@ import {
   passagesFirstAskedFor,
 } from '../src/nlweb/index.js';
 import { searchWithPlan } from '../src/search/index.js';
+import { utf8Bytes } from '../src/unicode/index.js';
 
 export interface AskBreakdown {
   site: string;
@@ -78,7 +79,7 @@ export async function measureAskBreakdown(
     const json = JSON.stringify(content);
     serialiseMs += performance.now() - started;
     started = performance.now();
-    Buffer.from(json);
+    utf8Bytes(json);
     encodeMs += performance.now() - started;
   }
 

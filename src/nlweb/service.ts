@@ -20,6 +20,7 @@ import {
   type SearchResult,
 } from '../search/index.js';
 import { LruCache } from '../cache/index.js';
+import { utf8Bytes } from '../unicode/index.js';
 import { findCopies, inScope, type CopyGroups, nameMatch, pageNames } from './pages.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
@@ -162,7 +163,7 @@ const outcomeOf = (
 ): AskOutcome =>
   Object.freeze({
     responseType,
-    contentJson: Buffer.from(JSON.stringify(content)),
+    contentJson: utf8Bytes(JSON.stringify(content)),
     summary: Object.freeze(summary),
   });
 
