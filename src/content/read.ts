@@ -21,10 +21,9 @@ import {
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { LineProblem } from './front-matter.js';
-import { compareCodePoints } from '../unicode/index.js';
+import { compareCodePoints, decodeUtf8 } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import type { ContentProblem } from './types.js';
-import { decodeUtf8 } from './utf8.js';
 
 /** The site's own settings, beside the pages (read by site-info.ts). */
 export const SITE_INFO_FILE = '_site.yaml';
