@@ -57,6 +57,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every project removes the folders its test files made with tempDir (test/support/temp-dirs.ts).
+    setupFiles: ['test/support/temp-dirs.ts'],
     projects: [
       {
         extends: true,

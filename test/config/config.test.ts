@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_CONTENT_DIR, ConfigError, loadConfig, type ConfigSource } from '../../src/config/index.js';
+import { tempDir } from '../support/files.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
@@ -139,7 +139,7 @@ describe('configuration', () => {
   });
 
   it('reads an optional file, with the environment winning', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'frontdoor-config-'));
+    const dir = tempDir('frontdoor-config-');
     const file = join(dir, 'frontdoor.yaml');
     writeFileSync(file, 'PORT: 8080\nHOST: 0.0.0.0\nLEAD_DELIVERY: none\n');
     const config = loadConfig({ FRONTDOOR_CONFIG: file, PORT: '9090' }, dir);

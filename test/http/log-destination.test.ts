@@ -1,5 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +10,7 @@ import {
 } from '../../src/http/log-destination.js';
 import { createLogProvider } from '../../src/submissions/providers/index.js';
 import { escapeJsonForTerminal, type SubmissionRecord } from '../../src/submissions/index.js';
+import { tempDir } from '../support/files.js';
 
 const fds: number[] = [];
 afterEach(() => {
@@ -45,7 +45,7 @@ const submission: SubmissionRecord = {
 
 describe('LogDestination', () => {
   it('reports a flush once the lines are in the file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const destination = new LogDestination(open(file));
     destination.write('{"msg":"one"}\n');
     destination.write('{"msg":"two"}\n');
@@ -54,7 +54,7 @@ describe('LogDestination', () => {
   });
 
   it('gathers many lines into few writes, in order', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const destination = new LogDestination(open(file));
     const lines = Array.from(
       { length: 2000 },
@@ -69,7 +69,7 @@ describe('LogDestination', () => {
   });
 
   it('keeps the order of short lines, lines longer than a batch and multi-byte text', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const destination = new LogDestination(open(file));
     const lines: string[] = [];
     for (let i = 0; i < 300; i += 1) {
@@ -92,7 +92,7 @@ describe('LogDestination', () => {
   });
 
   it('writes a lone line within the flush interval, without being asked to flush', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const destination = new LogDestination(open(file));
     destination.write('{"msg":"quiet server"}\n');
     expect(readFileSync(file, 'utf8')).toBe('');
@@ -105,7 +105,7 @@ describe('LogDestination', () => {
   it('writes at once when idle and in batches when busy', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {
-      const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+      const file = join(tempDir('fd-log-'), 'out.log');
       const destination = new LogDestination(open(file));
       // The write itself is real (the thread pool): wait for it by turns, not by a clock.
       const afterWrites = async (count: number) => {
@@ -135,7 +135,7 @@ describe('LogDestination', () => {
   });
 
   it('writes C1 and bidi controls of logged values as JSON escapes (inert in a terminal, equal once parsed)', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const destination = new LogDestination(open(file));
     const userAgent = 'Mozilla \u009b2J\u0085\u202eevil\u2028';
     pino({}, destination).info({ userAgent }, 'request');
@@ -161,7 +161,7 @@ describe('LogDestination', () => {
 
 describe('the log delivery provider', () => {
   it('counts a line as delivered only once it is written', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-log-')), 'out.log');
+    const file = join(tempDir('fd-log-'), 'out.log');
     const provider = createLogProvider(pino({ level: 'warn' }, new LogDestination(open(file))));
     const result = await provider.deliver(submission, 1, AbortSignal.timeout(2000));
     expect(result).toEqual({ outcome: 'delivered' });

@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, waitFor } from '../support/net.js';
 import { spawnServe } from '../support/process.js';
+import { tempDir } from '../support/files.js';
 
 const running: ChildProcess[] = [];
 const servers: Server[] = [];
@@ -26,7 +26,7 @@ function expectFatalJson(stdout: string, exitCode: number, mentions: string): vo
 
 describe('start-up failures name the variable and the fix (exit 78, JSON on stdout)', () => {
   it('DATA_DIR is a file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-file-')), 'data');
+    const file = join(tempDir('fd-file-'), 'data');
     writeFileSync(file, 'not a folder');
     const server = spawnServe({ DATA_DIR: file, PORT: '0' });
     running.push(server.child);
@@ -39,7 +39,7 @@ describe('start-up failures name the variable and the fix (exit 78, JSON on stdo
   });
 
   it('DATA_DIR is missing and cannot be created', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'fd-file-')), 'data');
+    const file = join(tempDir('fd-file-'), 'data');
     writeFileSync(file, 'not a folder');
     const server = spawnServe({ DATA_DIR: join(file, 'below'), PORT: '0' });
     running.push(server.child);

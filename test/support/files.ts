@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,23 @@ export const DOCS_CORPUS = join(SHARED_DATA, 'docs-corpus');
 /** The content folder the repository ships (the server's default CONTENT_DIR). */
 export const BUNDLED_CONTENT = join(REPO_ROOT, 'content');
 
-/** A fresh empty folder under the system's temp folder. */
+/** The folders tempDir made for the running test file, removed when it ends (temp-dirs.ts). */
+const made = new Set<string>();
+
+/**
+ * A fresh empty folder under the system's temp folder, removed with what it holds when the test
+ * file ends (the setup file temp-dirs.ts), so that test runs do not fill the machine's /tmp.
+ */
 export function tempDir(prefix = 'frontdoor-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  made.add(folder);
+  return folder;
+}
+
+/** Removes every folder tempDir made so far (a child process may still be writing: retried). */
+export function removeTempDirs(): void {
+  for (const folder of made) rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
+  made.clear();
 }
 
 /** Writes one file below `root`, creating its folders. */
