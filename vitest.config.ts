@@ -39,6 +39,7 @@ const INTEGRATION = [
   'test/submissions/faults.test.ts',
   'test/submissions/fuzz.test.ts',
   'test/submissions/hardening.test.ts',
+  'test/submissions/hostile-input.test.ts',
   'test/submissions/http-edges.test.ts',
   'test/submissions/http-rules.test.ts',
   'test/submissions/privacy.test.ts',

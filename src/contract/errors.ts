@@ -1,3 +1,4 @@
+import { echoed, quoted } from './echo.js';
 import type { ErrorBody, ErrorCode } from './schemas.js';
 import { describeFixes, describeProblems, type FieldProblem } from './validation.js';
 
@@ -39,7 +40,7 @@ export function unsupportedMediaTypeBody(
   accepted: readonly string[],
 ): ErrorBody {
   const shown = contentType
-    ? `Content-Type "${contentType.split(';')[0]!.trim()}"`
+    ? `Content-Type ${quoted(contentType.split(';')[0]!.trim())}`
     : 'A request without Content-Type';
   return errorBody(
     'VALIDATION_ERROR',
@@ -55,12 +56,13 @@ export function endpointNotFoundBody(
   allowed: readonly string[] = [],
 ): ErrorBody {
   const wrongMethod = allowed.length > 0;
+  const shown = echoed(path);
   return errorBody(
     'ENDPOINT_NOT_FOUND',
     'Endpoint not found',
-    wrongMethod ? `${method} is not supported on ${path}.` : `There is no endpoint at ${method} ${path}.`,
+    wrongMethod ? `${method} is not supported on ${shown}.` : `There is no endpoint at ${method} ${shown}.`,
     wrongMethod
-      ? `Use ${allowed.join(' or ')} on ${path}; /openapi.json lists every operation.`
+      ? `Use ${allowed.join(' or ')} on ${shown}; /openapi.json lists every operation.`
       : 'Check the path and method; /openapi.json lists every operation.',
   );
 }

@@ -8,6 +8,7 @@ export {
   describeProblems,
   isEmailAddress,
   MAX_REPORTED_PROBLEMS,
+  singleLineProblem,
 } from './validation.js';
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
 export { buildOpenApiDocument } from './openapi.js';
@@ -15,3 +16,4 @@ export { API_PREFIX, SUBMISSION_PATHS } from './paths.js';
 export type { OpenApiOptions } from './openapi.js';
 export * from './health.js';
 export * from './form-traps.js';
+export { echoed, MAX_ECHOED_CHARACTERS, quoted } from './echo.js';

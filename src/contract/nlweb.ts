@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { MAX_QUERY_LENGTH, StringEnum } from './schemas.js';
+import { MAX_QUERY_LENGTH, SINGLE_LINE, StringEnum } from './schemas.js';
 
 /** NLWeb 0.55 shapes (spec 2.6 and 4.3-4.4), published in /openapi.json from these objects. */
 
@@ -40,6 +40,9 @@ export const SCOPE_DESCRIPTION =
   'Only pages in this scope: a path prefix starting with `/` (`/docs/`, `/7.4/`), `tag:name` (pages with ' +
   'that tag or keyword), or a section name (`docs` = pages under `/docs/`). Absent or blank: the whole site. ' +
   'A scope with no pages gives an answer with no results.';
+
+/** The single-line rule (SINGLE_LINE) in words, for `scope` and `conversation_id` in GET and POST. */
+export const ONE_LINE_PARAMETER = 'One line: control characters (tab, line breaks, NUL) are a 400.';
 
 /** At least one character that is not white space. */
 const NOT_BLANK = '\\S';
@@ -225,7 +228,8 @@ export const AskPostBodySchema = Type.Object(
         scope: Type.Optional(
           Type.String({
             maxLength: MAX_SCOPE_LENGTH,
-            description: SCOPE_DESCRIPTION,
+            pattern: SINGLE_LINE,
+            description: `${SCOPE_DESCRIPTION} ${ONE_LINE_PARAMETER}`,
           }),
         ),
         site: Type.Optional(
@@ -274,7 +278,8 @@ export const AskPostBodySchema = Type.Object(
           conversation_id: Type.Optional(
             Type.String({
               maxLength: MAX_CONVERSATION_ID_LENGTH,
-              description: 'Echoed in `_meta.conversation_id` of the answer.',
+              pattern: SINGLE_LINE,
+              description: `Echoed in \`_meta.conversation_id\` of the answer. ${ONE_LINE_PARAMETER}`,
             }),
           ),
         },

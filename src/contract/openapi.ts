@@ -5,8 +5,10 @@ import {
   MAX_FORM_FIELDS,
   MAX_QUERY_LENGTH,
   SHUTDOWN_RETRY_AFTER_SECONDS,
+  SINGLE_LINE,
 } from './schemas.js';
 import { MAX_REPORTED_PROBLEMS } from './validation.js';
+import { MAX_ECHOED_CHARACTERS } from './echo.js';
 import {
   ASK_STREAM_DEFAULTS,
   DEFAULT_MAX_RESULTS,
@@ -17,6 +19,7 @@ import {
   MAX_RESULTS_LIMIT,
   NLWEB_COMPONENTS,
   NLWEB_VERSION,
+  ONE_LINE_PARAMETER,
 } from './nlweb.js';
 import { HEALTH_COMPONENTS, READINESS_CACHE_MS, READINESS_STORE_TIMEOUT_MS } from './health.js';
 import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
@@ -59,8 +62,10 @@ function bodyLimitNote(limit: number): string {
   return (
     `Bodies larger than ${limit} bytes are refused with 413 PAYLOAD_TOO_LARGE. In a form-encoded body an empty ` +
     `field counts as not supplied, and a repeated field, or more than ${MAX_FORM_FIELDS} fields, is refused. ` +
-    'Any other content type, or a `charset` other than UTF-8, is refused with 400 VALIDATION_ERROR. An error ' +
-    `names at most ${MAX_REPORTED_PROBLEMS} problems and says how many more there are.`
+    'Any other content type, a `charset` other than UTF-8, `charset` given twice or in the extended form ' +
+    '`charset*=` is refused with 400 VALIDATION_ERROR naming `Content-Type` (not 415: the operation answers ' +
+    `every malformed request with 400). An error names at most ${MAX_REPORTED_PROBLEMS} problems and says how ` +
+    `many more there are, and repeats at most ${MAX_ECHOED_CHARACTERS} characters of any value it quotes.`
   );
 }
 
@@ -618,15 +623,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
               name: 'conversation_id',
               in: 'query',
               required: false,
-              description: 'Echoed in `_meta.conversation_id` of the answer.',
-              schema: { type: 'string', maxLength: MAX_CONVERSATION_ID_LENGTH },
+              description: `Echoed in \`_meta.conversation_id\` of the answer. ${ONE_LINE_PARAMETER}`,
+              schema: { type: 'string', maxLength: MAX_CONVERSATION_ID_LENGTH, pattern: SINGLE_LINE },
             },
             {
               name: 'scope',
               in: 'query',
               required: false,
-              description: `${SCOPE_DESCRIPTION} Sent once; longer than ${MAX_SCOPE_LENGTH} characters is a 400.`,
-              schema: { type: 'string', maxLength: MAX_SCOPE_LENGTH },
+              description: `${SCOPE_DESCRIPTION} Sent once; longer than ${MAX_SCOPE_LENGTH} characters is a 400. ${ONE_LINE_PARAMETER}`,
+              schema: { type: 'string', maxLength: MAX_SCOPE_LENGTH, pattern: SINGLE_LINE },
               example: '/docs/',
             },
           ],

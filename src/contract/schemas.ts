@@ -48,59 +48,66 @@ const personaRule = (companyTypes: readonly (keyof typeof PERSONAS_BY_COMPANY_TY
   }));
 
 /**
- * At least one letter or digit: a value of only spaces, punctuation or invisible characters
- * (zero-width spaces, bidi marks) does not count as supplied.
+ * At least one letter or digit that shows: a value of only spaces, punctuation or invisible
+ * characters (zero-width spaces, bidi marks, and the Hangul fillers U+3164, U+115F, U+1160 and
+ * U+FFA0, which are letters that render as nothing) does not count as supplied. Unicode's
+ * Default_Ignorable_Code_Point property names every character a renderer may show as nothing.
  */
-const VISIBLE = '[\\p{L}\\p{N}]';
+export const VISIBLE = '(?!\\p{Default_Ignorable_Code_Point})[\\p{L}\\p{N}]';
 
-/** One line without control characters (NUL, tabs, line breaks, C1 controls, line separators). */
+/**
+ * The one rule for every single-line and path-like text field: no control characters (C0 with
+ * NUL, tab, CR and LF; DEL; C1 with NEL and CSI) and no line or paragraph separators. A tab or a
+ * line break in a path is dropped by URL parsers (`/\t/evil.example` becomes `//evil.example`,
+ * another site), and in a name it could start a forged header or log line.
+ */
+export const SINGLE_LINE = '^[^\\p{Cc}\\u2028\\u2029]*$';
+
 /** Protocol-relative (`//host`) and backslash (`/\\host`) forms, which start with a slash but leave the site. */
 export const NOT_A_PATH = '^/[/\\\\]';
 
-const SINGLE_LINE = '^[^\\p{Cc}\\u2028\\u2029]*$';
+/** What every single-line field's description says, so /openapi.json states the rule in words too. */
+const ONE_LINE_NOTE = 'One line: control characters (tab, line breaks, NUL) are refused.';
+
+/**
+ * A single-line text field: the SINGLE_LINE rule, plus `shape` (a pattern of its own, such as a
+ * path prefix) when given. JSON Schema allows one `pattern` per schema, so the shape goes in `allOf`.
+ */
+function OneLineString(
+  options: { maxLength: number; description: string; shape?: string } & Record<string, unknown>,
+) {
+  const { shape, description, ...rest } = options;
+  return Type.String({
+    ...rest,
+    pattern: SINGLE_LINE,
+    ...(shape === undefined ? {} : { allOf: [{ pattern: shape }] }),
+    description: `${description} ${ONE_LINE_NOTE}`,
+  });
+}
 
 export const LeadRequestSchema = Type.Object(
   {
     name: Type.Optional(
-      Type.String({
+      OneLineString({
         maxLength: 200,
-        pattern: SINGLE_LINE,
         description: 'Full contact name. Required unless both firstName and lastName are supplied.',
       }),
     ),
     firstName: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        pattern: SINGLE_LINE,
-        description: 'Supply together with lastName when name is omitted.',
-      }),
+      OneLineString({ maxLength: 100, description: 'Supply together with lastName when name is omitted.' }),
     ),
     lastName: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        pattern: SINGLE_LINE,
-        description: 'Supply together with firstName when name is omitted.',
-      }),
+      OneLineString({ maxLength: 100, description: 'Supply together with firstName when name is omitted.' }),
     ),
     email: Type.String({ format: 'email', maxLength: 200, description: 'Work email for the reply.' }),
-    company: Type.Optional(
-      Type.String({ maxLength: 200, pattern: SINGLE_LINE, description: 'Company or organization name.' }),
-    ),
-    role: Type.Optional(
-      Type.String({ maxLength: 100, pattern: SINGLE_LINE, description: 'Job role or title.' }),
-    ),
+    company: Type.Optional(OneLineString({ maxLength: 200, description: 'Company or organization name.' })),
+    role: Type.Optional(OneLineString({ maxLength: 100, description: 'Job role or title.' })),
     message: Type.Optional(
       Type.String({ maxLength: 4000, description: 'What the contact wants to evaluate or solve.' }),
     ),
-    teamSize: Type.Optional(
-      Type.String({ maxLength: 50, pattern: SINGLE_LINE, description: 'Approximate team size.' }),
-    ),
+    teamSize: Type.Optional(OneLineString({ maxLength: 50, description: 'Approximate team size.' })),
     timeline: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        pattern: SINGLE_LINE,
-        description: 'Expected evaluation or buying timeline.',
-      }),
+      OneLineString({ maxLength: 100, description: 'Expected evaluation or buying timeline.' }),
     ),
     companyType: Type.Optional(CompanyTypeSchema),
     persona: Type.Optional(
@@ -111,9 +118,9 @@ export const LeadRequestSchema = Type.Object(
       }),
     ),
     sourcePage: Type.Optional(
-      Type.String({
+      OneLineString({
         maxLength: 300,
-        pattern: '^/',
+        shape: '^/',
         // Browsers read `//host/x` and `/\\host` as another site: a path, not an address.
         not: { pattern: NOT_A_PATH },
         description:
@@ -160,9 +167,9 @@ export const SuggestionRequestSchema = Type.Object(
       Type.String({ format: 'email', maxLength: 200, description: 'Work email for follow-up.' }),
     ),
     sourcePage: Type.Optional(
-      Type.String({
+      OneLineString({
         maxLength: 300,
-        pattern: '^/solutions/',
+        shape: '^/solutions/',
         description: 'Solution page where the suggestion originated.',
       }),
     ),

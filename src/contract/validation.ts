@@ -1,5 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { echoed, quoted } from './echo.js';
+import { SINGLE_LINE, VISIBLE } from './schemas.js';
 
 /** One failing field, in words a person or an agent can act on. */
 export interface FieldProblem {
@@ -62,15 +64,22 @@ const PATTERN_WORDS: Record<string, { message: string; fix: string }> = {
     fix: 'start it with "/solutions/", e.g. /solutions/cros',
   },
   '\\S': { message: 'must not be empty or only white space', fix: 'enter some text' },
-  '[\\p{L}\\p{N}]': {
+  [VISIBLE]: {
     message: 'must contain a letter or a digit (not only spaces or invisible characters)',
     fix: 'enter some text',
   },
-  '^[^\\p{Cc}\\u2028\\u2029]*$': {
+  [SINGLE_LINE]: {
     message: 'must be one line without control characters (line breaks, tabs, NUL)',
     fix: 'remove the line breaks and control characters',
   },
 };
+
+const SINGLE_LINE_RE = new RegExp(SINGLE_LINE, 'u');
+
+/** The SINGLE_LINE rule for a value no schema checks (a query-string parameter): its problem, or null. */
+export function singleLineProblem(field: string, value: string): FieldProblem | null {
+  return SINGLE_LINE_RE.test(value) ? null : { field, ...PATTERN_WORDS[SINGLE_LINE]! };
+}
 
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list of values';
@@ -137,7 +146,7 @@ function toProblems(errors: ErrorObject[], data: unknown, rootField: string): Fi
         break;
       }
       case 'additionalProperties': {
-        const extra = String(params.additionalProperty).slice(0, 100);
+        const extra = echoed(params.additionalProperty);
         add({
           field: field === rootField ? extra : `${field}.${extra}`,
           message: 'is not a recognised field',
@@ -264,12 +273,6 @@ function boundProblems(problems: FieldProblem[], rootField: string): FieldProble
       fix: 'correct the fields above and send again to see the rest',
     },
   ];
-}
-
-/** A submitted value quoted in a message, cut short so an answer never echoes a long value. */
-function quoted(value: unknown): string {
-  const text = String(value);
-  return `"${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`;
 }
 
 export interface Validator<S extends TSchema> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_FORM_FIELDS, type FieldProblem } from '../contract/index.js';
+import { echoed, MAX_FORM_FIELDS, quoted, type FieldProblem } from '../contract/index.js';
 
 export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -63,18 +63,47 @@ export function registerBodyParsers(app: FastifyInstance): void {
   });
 }
 
-/** The declared charset, when it is not UTF-8 (`utf-7` or `utf-16` bytes must not be read as UTF-8). */
-function charsetProblem(request: FastifyRequest): FieldProblem | null {
-  const header = request.headers['content-type'] ?? '';
-  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(header);
-  if (!match) return null;
-  const charset = match[1]!.toLowerCase();
-  if (charset === 'utf-8' || charset === 'utf8') return null;
+/** One `; name=value` parameter of a media type; the value a token or a quoted string (RFC 9110 5.6.6). */
+const MEDIA_TYPE_PARAMETER = /;\s*([^\s=;]*)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^;]*))?/g;
+
+const CHARSET_FIX = 'encode the body as UTF-8 and send charset=utf-8 once (or no charset)';
+
+/**
+ * What is wrong with the body's declared charset, or null. The parameters are read one by one, so
+ * no reading of the header can find another charset than this one: a charset other than UTF-8
+ * (`utf-7` or `utf-16` bytes must not be read as UTF-8), `charset` given twice
+ * (`charset=utf-8; charset=utf-16`: readers disagree on which one counts) and the RFC 2231 form
+ * `charset*=` (which HTTP does not define for media types) are refused.
+ */
+export function charsetProblemOf(contentType: string): FieldProblem | null {
+  const semicolon = contentType.indexOf(';');
+  if (semicolon === -1) return null;
+  const charsets: string[] = [];
+  for (const [, name, rawValue] of contentType.slice(semicolon).matchAll(MEDIA_TYPE_PARAMETER)) {
+    const key = name!.toLowerCase();
+    if (key.startsWith('charset*'))
+      return {
+        field: 'Content-Type',
+        message: 'declares its charset in the extended form charset*=, which is not accepted',
+        fix: CHARSET_FIX,
+      };
+    if (key !== 'charset') continue;
+    const value = (rawValue ?? '').trim();
+    charsets.push(value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value);
+  }
+  if (charsets.length > 1)
+    return { field: 'Content-Type', message: 'declares charset more than once', fix: CHARSET_FIX };
+  const charset = charsets[0]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return null;
   return {
     field: 'Content-Type',
-    message: `declares charset "${charset.slice(0, 40)}", which is not accepted`,
-    fix: 'encode the body as UTF-8 and send charset=utf-8 (or no charset)',
+    message: `declares charset ${quoted(charset)}, which is not accepted`,
+    fix: CHARSET_FIX,
   };
+}
+
+function charsetProblem(request: FastifyRequest): FieldProblem | null {
+  return charsetProblemOf(request.headers['content-type'] ?? '');
 }
 
 /**
@@ -110,7 +139,7 @@ export function parseFormBody(text: string, maxFields = MAX_FORM_FIELDS): FormPa
         return {
           ok: false,
           problem: {
-            field: key.slice(0, 100),
+            field: echoed(key),
             message: 'was sent more than once',
             fix: 'send the field once',
           },

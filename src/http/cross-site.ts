@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { FieldProblem } from '../contract/index.js';
+import { quoted, type FieldProblem } from '../contract/index.js';
 
 /**
  * A browser form post from another site is a CORS "simple" request: without this check any site
@@ -22,5 +22,5 @@ export function crossSiteProblem(
     sent = null;
   }
   if (sent !== null && sent !== 'null' && sent === new URL(publicBaseUrl).origin) return null;
-  return { field: 'Origin', message: `"${origin.slice(0, 100)}" is not this site`, fix };
+  return { field: 'Origin', message: `${quoted(origin)} is not this site`, fix };
 }

@@ -8,6 +8,8 @@ import {
   MAX_QUERY_LENGTH,
   MAX_RESULTS_LIMIT,
   MAX_SCOPE_LENGTH,
+  quoted,
+  singleLineProblem,
   type FieldProblem,
 } from '../contract/index.js';
 
@@ -127,7 +129,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
     if (streaming === null)
       problems.push({
         field: 'streaming',
-        message: `"${streamingRaw}" is not a boolean`,
+        message: `${quoted(streamingRaw)} is not a boolean`,
         fix: 'send streaming=true or streaming=false (1 and 0 are accepted too)',
       });
   }
@@ -137,7 +139,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
     if (parsed === null)
       problems.push({
         field: 'max_results',
-        message: `"${maxRaw}" is not a whole number of at least 1`,
+        message: `${quoted(maxRaw)} is not a whole number of at least 1`,
         fix: `send a whole number from 1 to ${MAX_RESULTS_LIMIT} (larger values count as ${MAX_RESULTS_LIMIT})`,
       });
     else maxResults = parsed;
@@ -145,7 +147,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
   if (mode !== undefined && mode !== 'list')
     problems.push({
       field: 'mode',
-      message: `"${mode}" is not supported (this service returns ranked results, it does not summarise or generate)`,
+      message: `${quoted(mode)} is not supported (this service returns ranked results, it does not summarise or generate)`,
       fix: 'send mode=list or leave mode out',
     });
   if (conversationId !== undefined && conversationId.length > MAX_CONVERSATION_ID_LENGTH)
@@ -155,6 +157,14 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
       fix: `shorten it to at most ${MAX_CONVERSATION_ID_LENGTH} characters`,
     });
 
+  // The contract's one rule for single-line values, as the POST schema applies it.
+  for (const [name, value] of [
+    ['conversation_id', conversationId],
+    ['scope', scope],
+  ] as const) {
+    const problem = value === undefined ? null : singleLineProblem(name, value);
+    if (problem) problems.push(problem);
+  }
   if (scope !== undefined && codePointLength(scope) > MAX_SCOPE_LENGTH)
     problems.push({
       field: 'scope',

@@ -5,6 +5,7 @@ import {
   MAX_FORM_FIELDS,
   MAX_REPORTED_PROBLEMS,
   NOT_A_PATH,
+  SINGLE_LINE,
   SuggestionRequestSchema,
 } from '../../src/contract/index.js';
 import { postRaw } from '../support/client.js';
@@ -208,7 +209,8 @@ describe('hardening shapes over the socket', () => {
         components: { schemas: { LeadRequest: { properties: { sourcePage: Record<string, unknown> } } } };
       };
       expect(published.components.schemas.LeadRequest.properties.sourcePage).toMatchObject({
-        pattern: '^/',
+        pattern: SINGLE_LINE,
+        allOf: [{ pattern: '^/' }],
         not: { pattern: NOT_A_PATH },
       });
     },
