@@ -82,10 +82,32 @@ export interface Config {
   admin: { host: string; port: number } | null;
 }
 
-/** Raised at start-up; every problem names the variable and says how to fix it. */
+/**
+ * The user information of every URL in a text, with its password (or a lone token) replaced by
+ * `***`: `http://u:secretpw@host` becomes `http://u:***@host`, `https://token@host` becomes
+ * `https://***@host`. A configuration message quotes the value it refuses, and a URL may hold a
+ * credential (SMTP_URL, DATABASE_URL, a CRM_WEBHOOK_URL that should not).
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(URL_USER_INFO, (_match, scheme: string, userInfo: string) => {
+    const colon = userInfo.indexOf(':');
+    return `${scheme}${colon === -1 ? '***' : `${userInfo.slice(0, colon)}:***`}@`;
+  });
+}
+
+/** A scheme, `//`, then user information up to the last `@` before the host (no `/`, `?`, `#` or space in it). */
+const URL_USER_INFO = /([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"]*)@/gi;
+
+/**
+ * Raised at start-up; every problem names the variable and says how to fix it. Credentials in a
+ * quoted URL are redacted here, once, for every place the problems go (stderr, the JSON fatal line).
+ */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    const redacted = problems.map(redactCredentials);
+    super(`Invalid configuration:\n${redacted.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = redacted;
     this.name = 'ConfigError';
   }
 }
