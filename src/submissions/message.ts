@@ -1,4 +1,4 @@
-import { multiLine, singleLine } from './safe-text.js';
+import { headerText, multiLine, singleLine } from './safe-text.js';
 import type { SubmissionKind, SubmissionRecord } from './types.js';
 
 /** Field order and labels in e-mails: the contact first, the free text last. */
@@ -65,12 +65,18 @@ export function contactName(submission: SubmissionRecord): string {
   return singleLine([firstName, lastName].filter(Boolean).join(' '));
 }
 
+/** The contact's name for the Reply-To header (encoded words neutralised, see `headerText`). */
+export function replyToName(submission: SubmissionRecord): string {
+  return headerText(contactName(submission));
+}
+
+/** The Subject: made of submitted text, so made safe by `headerText` as a whole. */
 export function emailSubject(submission: SubmissionRecord): string {
   if (submission.kind === 'lead') {
     const company = submission.fields.company ? ` (${submission.fields.company})` : '';
-    return singleLine(`Demo request: ${contactName(submission)}${company}`);
+    return headerText(`Demo request: ${contactName(submission)}${company}`);
   }
-  return singleLine(
+  return headerText(
     `Document suggestion from a ${submission.fields.companyType} (${submission.fields.persona})`,
   );
 }

@@ -23,6 +23,23 @@ export function singleLine(value: string): string {
   return value.replace(BIDI_CONTROLS, '').replace(LINE_BREAKING, ' ').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * `=?` opens an RFC 2047 encoded word (`=?utf-8?q?Eve=0D=0ABcc:...?=`), which mail readers decode
+ * in a Subject or an address's display name, even inside quotes, into any character at all: a
+ * CR/LF with a forged header, a bidi override, a quoted second address. Submitted text is ASCII
+ * here when it carries one, so nodemailer passes it to the header as it is.
+ */
+const ENCODED_WORD_START = /=\?/g;
+
+/**
+ * Submitted text for a mail header (Subject, the Reply-To display name): one line as `singleLine`
+ * makes it, with every `=?` written `= ?`, which no reader decodes, so the reader sees the text as
+ * it was sent. The header's own encoding of non-ASCII text is nodemailer's, from this safe text.
+ */
+export function headerText(value: string): string {
+  return singleLine(value).replace(ENCODED_WORD_START, '= ?');
+}
+
 /** Free text that may keep its line breaks (a message): CRLF and CR become LF, other controls and bidi controls go. */
 export function multiLine(value: string): string {
   return value.replace(/\r\n?/g, '\n').replace(BIDI_CONTROLS, '').replace(CONTROLS_BUT_NEWLINE_AND_TAB, ' ');

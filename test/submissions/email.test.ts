@@ -5,6 +5,7 @@ import { post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 import { waitFor } from '../support/net.js';
 import {
+  decodeEncodedWords,
   headerAddresses,
   mailHeader,
   mailHeaders,
@@ -171,6 +172,36 @@ describe('email-service delivery to a real SMTP peer', () => {
     ]);
     // The raw headers carry neither the override nor its quoted-printable or UTF-8 form.
     expect(mail.raw.split(/\r?\n\r?\n/)[0]).not.toMatch(/\u202e|=E2=80=AE|4oCu/i);
+  });
+
+  it.each([
+    ['a forged Bcc and a bidi override', '=?utf-8?q?Eve=E2=80=AEelgooG=0D=0ABcc:_v@evil.example?='],
+    ['a second Reply-To address', '=?utf-8?q?x=22_=3Cattacker=40evil.example=3E=2C_=22y?='],
+    ['base64 words split in two', '=?UTF-8?B?RXZlDQpCY2M6IHZAZXZpbC5leGFtcGxl?= =?utf-8?b?4oCu?='],
+    ['an RFC 2231 language tag', '=?utf-8*en?Q?x=0D=0ABcc:_v@evil.example?='],
+  ])('neutralises RFC 2047 encoded words in the name and company: %s', async (_label, attack) => {
+    const { server, smtp } = await start();
+    // What a reader would have made of the attack had it reached a header as sent.
+    expect(decodeEncodedWords(attack)).toMatch(/[\r\n\u202e<]/u);
+    const answer = await post(server.url, '/api/leads', 'json', {
+      name: attack,
+      company: attack,
+      email: 'eve@visitor.example',
+    });
+    expect(answer.body).toEqual({ ok: true, provider: 'email-service', delivered: true });
+    const mail = smtp.accepted[0]!;
+    for (const [name, value] of mailHeaders(mail.raw)) {
+      const shown = decodeEncodedWords(value);
+      expect(shown, name).not.toMatch(/[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u);
+    }
+    expect(mailHeaders(mail.raw).map(([name]) => name)).not.toContain('bcc');
+    const replyTo = decodeEncodedWords(mailHeader(mail.raw, 'reply-to')[0]!);
+    expect(headerAddresses(replyTo)).toEqual(['eve@visitor.example']);
+    expect(replyTo).toContain('= ?');
+    // The reader sees the text as it was sent, with a space after each `=`.
+    const subject = decodeEncodedWords(mailHeader(mail.raw, 'subject')[0]!);
+    expect(subject).toBe(`Demo request: ${attack.replace(/=\?/g, '= ?')} (${attack.replace(/=\?/g, '= ?')})`);
+    expect(mail.recipients).toEqual(['sales@trialwright.example', 'ops@trialwright.example']);
   });
 
   it('keeps single-line fields on one line in rows stored before the rule (defence in depth)', () => {

@@ -147,6 +147,29 @@ export function headerAddresses(value: string): string[] {
   return [...withoutNames.matchAll(/[^\s<>,;:"]+@[^\s<>,;:"]+/g)].map((match) => match[0]);
 }
 
+const ENCODED_WORD = /=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=/g;
+
+/**
+ * A header value as a lenient mail reader shows it: every RFC 2047 encoded word decoded, wherever
+ * it stands (inside a quoted display name too, as many readers do), the white space between two
+ * adjacent encoded words dropped (RFC 2047 6.2). Written from the RFC, apart from the sender's code.
+ */
+export function decodeEncodedWords(value: string): string {
+  const joined = value.replace(/(\?=)\s+(?==\?)/g, '$1');
+  return joined.replace(ENCODED_WORD, (_m, charset: string, encoding: string, text: string) => {
+    const bytes =
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_e, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          );
+    return new TextDecoder(charset.split('*')[0]!.toLowerCase()).decode(bytes);
+  });
+}
+
 function decodeQuotedPrintable(text: string): string {
   const bytes = text
     .replace(/=\r?\n/g, '')

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { isEmailAddress } from '../../contract/index.js';
-import { contactName, emailHtml, emailSubject, emailText } from '../message.js';
+import { emailHtml, emailSubject, emailText, replyToName } from '../message.js';
 import type { SubmissionKind } from '../types.js';
 import type { AttemptResult, DeliveryProvider } from './types.js';
 
@@ -57,7 +57,7 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
         if (earlier.outcome === 'delivered' || signal.aborted) return earlier;
       }
       const email = submission.fields.email;
-      const replyName = submission.kind === 'lead' ? contactName(submission) : '';
+      const replyName = submission.kind === 'lead' ? replyToName(submission) : '';
       const replyTo = email && isEmailAddress(email) ? { name: replyName, address: email } : undefined;
       const sending = transport
         .sendMail({
