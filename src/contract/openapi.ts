@@ -388,7 +388,9 @@ const FORM_TRAPS =
   'site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, never ' +
   'dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
   '`delivered: false`, the same as any submission the provider has not yet confirmed. Requests without these ' +
-  'headers (agents, servers) are never quarantined.';
+  'headers (agents, servers) are never quarantined. The same submission sent again without a tripped trap ' +
+  '(same content within the repeat window, or the same `Idempotency-Key` and body) releases the held one: it is ' +
+  'delivered and answered as a new submission would be.';
 
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,

@@ -191,7 +191,7 @@ export async function createSubmissionService(
       throw new IdempotencyKeyConflictError();
     }
     const { record } = outcome;
-    if (outcome.status !== 'created') {
+    if (outcome.status !== 'created' && outcome.status !== 'released') {
       // The original answer, with what is true now: a delivery confirmed since then counts.
       logger.info(
         { submissionId: record.id, kind, provider: record.provider, match: outcome.status },
@@ -202,11 +202,15 @@ export async function createSubmissionService(
 
     // One line per event: stored (or quarantined) here; delivered, retried or dead-lettered by the engine.
     const stored = { submissionId: record.id, kind, provider: record.provider, requestId: meta.requestId };
-    if (quarantineReason !== null) {
+    if (outcome.status === 'released') {
+      logger.info(
+        { ...stored, quarantineReason: record.quarantineReason },
+        'quarantined submission released by the same submission sent again without a tripped trap',
+      );
+    } else if (quarantineReason !== null) {
       logger.info({ ...stored, quarantineReason }, 'submission quarantined (not delivered until released)');
       return { record, delivered: false };
-    }
-    if (!route.delivering) {
+    } else if (!route.delivering) {
       logger.info(
         stored,
         kind === 'lead'
@@ -214,11 +218,12 @@ export async function createSubmissionService(
           : 'document suggestion stored; no delivery configured (SUGGESTION_DELIVERY=none)',
       );
       return { record, delivered: false };
-    }
-    logger.info(stored, 'submission stored');
+    } else logger.info(stored, 'submission stored');
+    const provider = record.delivery?.provider ?? route.delivering;
+    if (!provider) return { record, delivered: false };
     const attempt = engine.attemptFirst({
       submission: record,
-      provider: route.delivering,
+      provider,
       attempt: 1,
       leaseToken,
     });

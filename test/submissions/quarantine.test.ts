@@ -137,3 +137,107 @@ describe('spam traps of the site forms', () => {
     expect([...deliveredIds()].filter((id) => held.some((row) => row.id === id))).toEqual([genuine.id]);
   });
 });
+
+describe('a quarantined submission never holds back the genuine one (issue 37, finding 9)', () => {
+  const hooksFor = (id: string) =>
+    crm.received.filter((hook) => String(hook.headers['webhook-id']) === id).length;
+  const rowsOf = async (email: string) => server.submissions.store.list({ email, limit: 10 });
+  const sendForm = (body: Record<string, string>) =>
+    fetch(`${server.url}/forms/demo-request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+      body: new URLSearchParams(body).toString(),
+      redirect: 'manual',
+    });
+
+  it.each([
+    ['sent again after reading the form for 9 s', { [FILL_TIME_HEADER]: '9000' }],
+    ['sent again without the form headers (an API client)', {}],
+  ])('a lead sent too fast, then %s, is delivered once', async (label, again) => {
+    const who = lead(`Hasty ${label.length}`);
+    const first = await post(server.url, '/api/leads', 'json', who, { [FILL_TIME_HEADER]: '800' });
+    expect(first.body).toEqual({ ok: true, provider: 'crm', delivered: false });
+    const held = (await byEmail(who.email))!;
+    expect(held.delivery?.state).toBe('quarantine');
+
+    const second = await post(server.url, '/api/leads', 'json', who, again);
+    expect(second.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    const rows = await rowsOf(who.email);
+    expect(rows).toHaveLength(1);
+    // The same row, released: its trap is kept for the record, and it is delivered once.
+    expect(rows[0]).toMatchObject({
+      id: held.id,
+      quarantineReason: 'too-fast',
+      delivery: { state: 'delivered' },
+    });
+    expect(hooksFor(held.id)).toBe(1);
+    expect(
+      server.logs.some(
+        (line) => line.submissionId === held.id && line.msg.startsWith('quarantined submission released'),
+      ),
+    ).toBe(true);
+
+    // A third send is a plain duplicate of the delivered one: nothing more is sent.
+    const third = await post(server.url, '/api/leads', 'json', who, again);
+    expect(third.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    await server.submissions.deliverDue();
+    expect(hooksFor(held.id)).toBe(1);
+  });
+
+  it('a lead sent too fast by the enhanced form, then through the plain HTML form, is delivered', async () => {
+    const who = lead('Form Retry');
+    await post(server.url, '/api/leads', 'json', who, { [FILL_TIME_HEADER]: '300' });
+    const held = (await byEmail(who.email))!;
+    const response = await sendForm({ ...who, [HONEYPOT_FIELD]: '' });
+    expect(response.status).toBe(303);
+    await waitFor('the released lead delivered', () => hooksFor(held.id) === 1);
+    expect(await rowsOf(who.email)).toHaveLength(1);
+  });
+
+  it("a third party's honeypot post of the same fields first does not hold back the real sender", async () => {
+    const victim = lead('Real Sender');
+    const forged = await post(server.url, '/api/leads', 'json', victim, { [HONEYPOT_HEADER]: '1' });
+    expect(forged.body).toEqual({ ok: true, provider: 'crm', delivered: false });
+    const viaForm = lead('Real Form Sender');
+    expect((await sendForm({ ...viaForm, [HONEYPOT_FIELD]: 'https://spam.example' })).status).toBe(303);
+
+    const genuine = await post(server.url, '/api/leads', 'json', victim, { [FILL_TIME_HEADER]: '20000' });
+    expect(genuine.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    expect((await sendForm({ ...viaForm, [HONEYPOT_FIELD]: '' })).status).toBe(303);
+    for (const email of [victim.email, viaForm.email]) {
+      const rows = await rowsOf(email);
+      expect(rows).toHaveLength(1);
+      await waitFor(`${email} delivered`, () => hooksFor(rows[0]!.id) === 1);
+    }
+  });
+
+  it('the same Idempotency-Key and body sent clean releases the trapped submission, and a replay sends nothing more', async () => {
+    const who = lead('Keyed Retry');
+    const key = { 'idempotency-key': '"5b1cc5c8-6b4e-4a55-9d1f-3c7f6d4a0e11"' };
+    await post(server.url, '/api/leads', 'json', who, { ...key, [HONEYPOT_HEADER]: '1' });
+    const held = (await byEmail(who.email))!;
+    const again = await post(server.url, '/api/leads', 'json', who, key);
+    expect(again.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    const replay = await post(server.url, '/api/leads', 'json', who, key);
+    expect(replay.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    expect(await rowsOf(who.email)).toHaveLength(1);
+    expect(hooksFor(held.id)).toBe(1);
+  });
+
+  it('a trapped repeat stays a duplicate: of a quarantined submission (still held) and of a delivered one', async () => {
+    const bot = lead('Repeat Bot');
+    await post(server.url, '/api/leads', 'json', bot, { [HONEYPOT_HEADER]: '1' });
+    await post(server.url, '/api/leads', 'json', bot, { [FILL_TIME_HEADER]: '10' });
+    const botRows = await rowsOf(bot.email);
+    expect(botRows).toHaveLength(1);
+    expect(botRows[0]!.delivery?.state).toBe('quarantine');
+
+    const person = lead('Delivered Person');
+    expect((await post(server.url, '/api/leads', 'json', person)).body.delivered).toBe(true);
+    const trapped = await post(server.url, '/api/leads', 'json', person, { [HONEYPOT_HEADER]: '1' });
+    expect(trapped.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    const rows = await rowsOf(person.email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ quarantineReason: null, delivery: { state: 'delivered' } });
+  });
+});

@@ -310,6 +310,76 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       expect((await claim()).map((c) => c.submission.id)).toContain(held.id);
     });
 
+    it('releases a quarantined match to a clean submission, leased to its attempt; a trapped repeat stays a duplicate', async () => {
+      const at = T0 + 150_000_000;
+      for (const match of ['fingerprint', 'key'] as const) {
+        const fingerprint = `fp-${randomUUID()}`;
+        const key = match === 'key' ? `key-${randomUUID()}` : null;
+        const held = await fresh({
+          receivedAtMs: at,
+          fingerprint,
+          idempotencyKey: key,
+          requestHash: 'h',
+          quarantineReason: 'too-fast',
+        });
+        // Another trapped send of the same content is the same held submission.
+        const trapped = await store.insert(
+          newSubmission({
+            receivedAtMs: at + 1,
+            fingerprint,
+            idempotencyKey: key,
+            requestHash: 'h',
+            quarantineReason: 'honeypot',
+          }),
+          at - 600_000,
+        );
+        expect(trapped).toMatchObject({
+          status: key ? 'replay' : 'duplicate',
+          record: { id: held.id, delivery: { state: 'quarantine' } },
+        });
+
+        const clean = newSubmission({
+          receivedAtMs: at + 2,
+          fingerprint,
+          idempotencyKey: key,
+          requestHash: 'h',
+          outbox: { provider: 'crm', leaseToken: `clean-${match}`, leaseUntilMs: at + 60_000 },
+        });
+        const outcome = await store.insert(clean, at - 600_000);
+        expect(outcome).toMatchObject({
+          status: 'released',
+          record: {
+            id: held.id,
+            quarantineReason: 'too-fast',
+            delivery: { state: 'pending', attempts: 1, nextAttemptAtMs: at + 2 },
+          },
+        });
+        // Leased to the clean request's attempt: no worker takes it meanwhile, and that attempt completes it.
+        const claimed = await store.claimDue({
+          nowMs: at + 3,
+          limit: 1_000,
+          leaseUntilMs: at + 60_000,
+          leaseToken: 'w',
+        });
+        expect(claimed.map((c) => c.submission.id)).not.toContain(held.id);
+        expect(
+          await store.complete(held.id, clean.outbox!.leaseToken, { outcome: 'delivered', atMs: at + 4 }),
+        ).toBe(true);
+        expect((await store.list({ state: 'quarantine', limit: 1_000 })).map((r) => r.id)).not.toContain(
+          held.id,
+        );
+        expect(
+          await store.insert(
+            newSubmission({ receivedAtMs: at + 5, fingerprint, idempotencyKey: key, requestHash: 'h' }),
+            at - 600_000,
+          ),
+        ).toMatchObject({
+          status: key ? 'replay' : 'duplicate',
+          record: { id: held.id, delivery: { state: 'delivered' } },
+        });
+      }
+    });
+
     it('erases personal fields after delivery and on request, keeping counts and states', async () => {
       const base = T0 + 200_000_000;
       await store.eraseDelivered(base, base); // what earlier tests delivered

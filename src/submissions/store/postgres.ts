@@ -6,6 +6,7 @@ import {
   ERASED_ERROR_CLASS,
   OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  releasesFromQuarantine,
   toOutboxStats,
   type OutboxStatsRow,
   SELECT_JOINED,
@@ -17,6 +18,7 @@ import {
 import type {
   ClaimedDelivery,
   InsertOutcome,
+  NewSubmission,
   ReleaseResult,
   RequeueResult,
   SubmissionStore,
@@ -159,6 +161,26 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const one = async (client: pg.PoolClient | pg.Pool, sql: string, params: unknown[]) =>
     (await client.query<SubmissionRow>(sql, params)).rows[0];
 
+  /** The matched row, released to this request's attempt when the new submission is clean. */
+  const matched = async (
+    client: pg.PoolClient,
+    row: SubmissionRow,
+    submission: NewSubmission,
+    status: 'replay' | 'duplicate',
+  ): Promise<InsertOutcome> => {
+    if (!releasesFromQuarantine(row, submission)) return { status, record: toRecord(row) };
+    const { leaseToken, leaseUntilMs } = submission.outbox!;
+    // Leased to the request's first attempt, as a new row is (attempt 1 is counted here).
+    await client.query(
+      `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 1, next_attempt_at_ms = $2, lease_token = $3,
+         lease_until_ms = $4, updated_at_ms = $2
+       WHERE submission_id = $1 AND state = 'quarantine'`,
+      [row.id, submission.receivedAtMs, leaseToken, leaseUntilMs],
+    );
+    const released = await one(client, `${SELECT_JOINED} WHERE s.id = $1`, [row.id]);
+    return { status: 'released', record: toRecord(released!) };
+  };
+
   return {
     kind: 'postgres',
     insert: async (submission, duplicateSinceMs) => {
@@ -176,7 +198,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           );
           if (previous)
             return previous.request_hash === submission.requestHash
-              ? { status: 'replay', record: toRecord(previous) }
+              ? matched(client, previous, submission, 'replay')
               : { status: 'key-conflict' };
         }
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -187,7 +209,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           `${SELECT_JOINED} WHERE s.fingerprint = $1 AND s.received_at_ms >= $2 ORDER BY s.received_at_ms LIMIT 1`,
           [submission.fingerprint, duplicateSinceMs],
         );
-        if (duplicate) return { status: 'duplicate', record: toRecord(duplicate) };
+        if (duplicate) return matched(client, duplicate, submission, 'duplicate');
         await client.query(
           `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
              user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason)

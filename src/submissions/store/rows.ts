@@ -7,7 +7,7 @@ import type {
   SubmissionKind,
   SubmissionRecord,
 } from '../types.js';
-import type { DeliveryUpdate, OutboxStats } from './types.js';
+import type { DeliveryUpdate, NewSubmission, OutboxStats } from './types.js';
 
 /** Table names carry a prefix so the tables can live in a database shared with other software. */
 export const SUBMISSIONS_TABLE = 'frontdoor_submissions';
@@ -136,6 +136,14 @@ export function toRecord(row: SubmissionRow): SubmissionRecord {
             deliveredAtMs: numberOrNull(row.delivered_at_ms),
           },
   };
+}
+
+/**
+ * Whether `submission` releases the quarantined row it matched: it tripped no trap itself and has
+ * a delivery to make. A trapped repeat of a quarantined row stays a plain duplicate.
+ */
+export function releasesFromQuarantine(matched: SubmissionRow, submission: NewSubmission): boolean {
+  return matched.state === 'quarantine' && submission.quarantineReason === null && submission.outbox !== null;
 }
 
 /** Column values for an update that ends an attempt, in one shape for both databases. */

@@ -8,6 +8,7 @@ import {
   ERASED_ERROR_CLASS,
   OUTBOX_STATS_SQL,
   OUTBOX_TABLE,
+  releasesFromQuarantine,
   toOutboxStats,
   type OutboxStatsRow,
   SELECT_JOINED,
@@ -65,6 +66,12 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
        lease_until_ms, updated_at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Leased to the request's first attempt, as a new row is (attempt 1 is counted here).
+  const releaseToAttempt = db.prepare(
+    `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 1, next_attempt_at_ms = @atMs,
+       lease_token = @leaseToken, lease_until_ms = @leaseUntilMs, updated_at_ms = @atMs
+     WHERE submission_id = @id AND state = 'quarantine'`,
+  );
   const releaseRow = db.prepare(
     `UPDATE ${OUTBOX_TABLE} SET state = 'pending', attempts = 0, next_attempt_at_ms = ?, lease_token = NULL,
        lease_until_ms = NULL, updated_at_ms = ?
@@ -112,17 +119,25 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
 
   const outboxStats = db.prepare<OutboxStatsRow>(OUTBOX_STATS_SQL);
 
+  /** The matched row, released to this request's attempt when the new submission is clean. */
+  const matched = (row: SubmissionRow, submission: NewSubmission, status: 'replay' | 'duplicate') => {
+    if (!releasesFromQuarantine(row, submission)) return { status, record: toRecord(row) };
+    const { leaseToken, leaseUntilMs } = submission.outbox!;
+    releaseToAttempt.run({ id: row.id, atMs: submission.receivedAtMs, leaseToken, leaseUntilMs });
+    return { status: 'released' as const, record: toRecord(byId.get(row.id)!) };
+  };
+
   const insert = (submission: NewSubmission, duplicateSinceMs: number): InsertOutcome => {
     if (submission.idempotencyKey !== null) {
       const previous = byKey.get(submission.kind, submission.idempotencyKey);
       if (previous) {
         return previous.request_hash === submission.requestHash
-          ? { status: 'replay', record: toRecord(previous) }
+          ? matched(previous, submission, 'replay')
           : { status: 'key-conflict' };
       }
     }
     const duplicate = byFingerprint.get(submission.fingerprint, duplicateSinceMs);
-    if (duplicate) return { status: 'duplicate', record: toRecord(duplicate) };
+    if (duplicate) return matched(duplicate, submission, 'duplicate');
     insertSubmission.run({
       ...submission,
       fields: JSON.stringify(submission.fields),

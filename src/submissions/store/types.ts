@@ -30,6 +30,13 @@ export type InsertOutcome =
   | { status: 'duplicate'; record: SubmissionRecord }
   /** The Idempotency-Key was used before with the same body: the original submission. */
   | { status: 'replay'; record: SubmissionRecord }
+  /**
+   * A submission without a tripped trap matched a quarantined one (same content within the window,
+   * or its Idempotency-Key with the same body): the quarantined submission was moved to the queue
+   * and is leased to this request's first attempt (`outbox.leaseToken`), as a created one is. A
+   * bot's or a third party's trapped post never holds back the real sender's.
+   */
+  | { status: 'released'; record: SubmissionRecord }
   /** The Idempotency-Key was used before with another body. Nothing was stored. */
   | { status: 'key-conflict' };
 
@@ -86,6 +93,7 @@ export interface SubmissionStore {
   /**
    * In one transaction: refuses or matches a reused Idempotency-Key, matches identical content
    * received at or after `duplicateSinceMs`, otherwise stores the submission and its outbox row.
+   * A match in quarantine is released when the new submission tripped no trap (`released`).
    */
   insert(submission: NewSubmission, duplicateSinceMs: number): Promise<InsertOutcome>;
   /**
