@@ -34,9 +34,11 @@ export  writes every matching submission with its fields, oldest first, to stand
         with = + - @ prefixed with ' so a spreadsheet does not run it as a formula) or JSON Lines
         (one JSON object a line, values exact, control characters escaped by JSON). For a
         data-subject access request, use --email.
-erase   erases the personal fields of every submission with this e-mail (a data-subject erasure
-        request): names, e-mail, message, client address and user agent. Counts and delivery
-        states stay; one not yet delivered is dead-lettered as "erased" and never sent.
+erase   erases the personal fields of every submission that holds this e-mail address (a
+        data-subject erasure request): as its e-mail, in another field, as its Idempotency-Key,
+        in its user agent or request id. Names, e-mail, message, client address, user agent,
+        key and request id go; counts and delivery states stay; one not yet delivered is
+        dead-lettered as "erased" and never sent.
 
 The configuration (DATA_DIR or DATABASE_URL, ...) is read from the environment like "serve".
 `;

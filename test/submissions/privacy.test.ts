@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSubmissions } from '../../src/cli/submissions.js';
+import { openSqliteConnection } from '../../src/storage/index.js';
 import { runCommand } from '../support/cli.js';
 import { post } from '../support/client.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
@@ -104,5 +106,63 @@ describe('personal data lifecycle', () => {
     expect((await cli(['erase'])).code).toBe(2);
     expect((await cli(['erase', '--email', 'x@y.example', '--state', 'dead'])).code).toBe(2);
     expect((await cli(['export'])).code).toBe(2);
+  });
+
+  it('erase --email leaves the address nowhere: not in an Idempotency-Key, user agent, request id or other field (issue 37, finding 12)', async () => {
+    server = await startTestServer({
+      env: { LEAD_DELIVERY: 'none', SUGGESTION_DELIVERY: 'none', TRUST_PROXY_HOPS: '1' },
+    });
+    const address = 'yara.erase@example.com';
+    const suggestion = (text: string) => ({
+      companyType: 'cro',
+      persona: 'study-start-up',
+      suggestion: text,
+    });
+    const sends: [string, Record<string, unknown>, Record<string, string>][] = [
+      ['/api/leads', { name: 'Yara', email: address }, { 'idempotency-key': address }],
+      [
+        '/api/document-suggestions',
+        suggestion('A checklist'),
+        { 'idempotency-key': 'Yara.Erase@Example.com' },
+      ],
+      ['/api/leads', { name: 'Ua', email: 'ua@visitor.example' }, { 'user-agent': `Mailer (${address})` }],
+      ['/api/leads', { name: 'Rid', email: 'rid@visitor.example' }, { 'x-request-id': `req:${address}` }],
+      ['/api/document-suggestions', suggestion(`Please write to ${address}.`), {}],
+      // Other people: an address that merely contains hers, and a longer domain.
+      ['/api/leads', { name: 'Ayara', email: `a${address}` }, { 'idempotency-key': `a${address}` }],
+      ['/api/leads', { name: 'Com', email: 'com@visitor.example', message: `${address}munity` }, {}],
+    ];
+    for (const [path, body, headers] of sends)
+      expect((await post(server.url, path, 'json', body, headers)).status).toBeLessThan(300);
+
+    const erase = await cli(['erase', '--email', 'YARA.erase@example.com']);
+    expect(erase.code).toBe(0);
+    expect(erase.out).toMatch(/\n5 submissions erased\.\n$/);
+
+    // Every cell of every table, read from the database file itself.
+    const db = openSqliteConnection(join(server.dataDir, 'frontdoor.sqlite'), { readonly: true });
+    const tables = db
+      .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((row) => row.name);
+    const cells = tables.flatMap((table) =>
+      db
+        .prepare<Record<string, unknown>>(`SELECT * FROM "${table}"`)
+        .all()
+        .flatMap((row) => Object.values(row).map(String)),
+    );
+    db.close();
+    const hers = /(?<![A-Za-z0-9._%+-])yara\.erase@example\.com(?![A-Za-z0-9-]|\.[A-Za-z])/i;
+    expect(cells.filter((cell) => hers.test(cell))).toEqual([]);
+    // The other two are untouched.
+    expect(cells.some((cell) => cell.includes(`a${address}`))).toBe(true);
+    expect(cells.some((cell) => cell.includes(`${address}munity`))).toBe(true);
+    const kept = await server.submissions.store.list({ limit: 10 });
+    expect(
+      kept
+        .filter((record) => record.erasedAtMs === null)
+        .map((record) => record.fields.name ?? '')
+        .sort(),
+    ).toEqual(['Ayara', 'Com']);
   });
 });

@@ -442,6 +442,31 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
       expect((await store.get(waiting.id))!.delivery).toMatchObject({ state: 'dead' });
     });
 
+    it('erases on request every submission that holds the address, in any column, and only whole addresses', async () => {
+      const at = T0 + 250_000_000;
+      const address = `${randomUUID()}@erase.example`;
+      const holders = [
+        await fresh({ receivedAtMs: at, idempotencyKey: address.toUpperCase(), fields: { suggestion: 'x' } }),
+        await fresh({ receivedAtMs: at, userAgent: `agent <${address}>` }),
+        await fresh({ receivedAtMs: at, requestId: `req:${address}` }),
+        await fresh({ receivedAtMs: at, fields: { message: `write to ${address}.` }, outbox: null }),
+      ];
+      const others = [
+        await fresh({ receivedAtMs: at, idempotencyKey: `x${address}` }),
+        await fresh({ receivedAtMs: at, fields: { message: `${address}s and ${address}.au` } }),
+      ];
+      expect(await store.eraseByEmail(address, at + 1)).toEqual(holders.map((r) => r.id).sort());
+      for (const holder of holders)
+        expect(await store.get(holder.id)).toMatchObject({
+          fields: {},
+          idempotencyKey: null,
+          userAgent: null,
+          requestId: '',
+          erasedAtMs: at + 1,
+        });
+      for (const other of others) expect(await store.get(other.id)).toEqual(other);
+    });
+
     it('answers a ping', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { migratePostgres } from '../../storage/index.js';
 import { POSTGRES_MIGRATION_SET } from './migrations.js';
+import { HOLDS_ADDRESS_COLUMNS, submissionHoldsAddress, type ErasureCandidate } from './erasure.js';
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
@@ -404,11 +405,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     eraseByEmail: async (email, nowMs) => {
       await readyInTime();
       return transaction(async (client) => {
-        const matched = await client.query<{ id: string }>(
-          `SELECT id FROM ${SUBMISSIONS_TABLE} WHERE lower(fields::jsonb->>'email') = lower($1) ORDER BY id FOR UPDATE`,
+        // Candidates only: submissionHoldsAddress decides (see erasure.ts).
+        const candidates = await client.query<ErasureCandidate & { id: string }>(
+          `SELECT id, fields, idempotency_key, user_agent, request_id FROM ${SUBMISSIONS_TABLE}
+           WHERE ${HOLDS_ADDRESS_COLUMNS.map((column) => `strpos(lower(coalesce(${column}, '')), lower($1)) > 0`).join(' OR ')}
+           ORDER BY id FOR UPDATE`,
           [email],
         );
-        const ids = matched.rows.map((row) => row.id);
+        const ids = candidates.rows.filter((row) => submissionHoldsAddress(row, email)).map((row) => row.id);
         if (ids.length === 0) return [];
         await client.query(
           `UPDATE ${OUTBOX_TABLE} SET state = 'dead', last_error = $2, next_attempt_at_ms = NULL, lease_token = NULL,

@@ -184,11 +184,13 @@ export function updateColumns(update: DeliveryUpdate): {
 
 /**
  * What erasing a submission's personal data sets (the time is the one parameter, written `:now`):
- * the fields, the client address and user agent, and the hashes of the body, which could be matched
- * against a known e-mail. The id, kind, times, provider and delivery state stay, so counts hold.
+ * everything the request brought: the fields, the client address, the user agent, the
+ * Idempotency-Key and request id (the client's own text, which may be an e-mail address), and the
+ * hashes of the body, which could be matched against a known e-mail. The id, kind, times, provider
+ * and delivery state stay, so counts hold.
  */
-export const ERASE_ASSIGNMENTS = `fields = '{}', client_ip = '', user_agent = NULL, fingerprint = 'erased:' || id,
-  request_hash = 'erased', erased_at_ms = :now`;
+export const ERASE_ASSIGNMENTS = `fields = '{}', client_ip = '', user_agent = NULL, idempotency_key = NULL,
+  request_id = '', fingerprint = 'erased:' || id, request_hash = 'erased', erased_at_ms = :now`;
 
 /** The value outbox rows get in `last_error` when their submission was erased before delivery. */
 export const ERASED_ERROR_CLASS = 'erased';

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
 import { migrateSqlite, openSqliteConnection, type SqliteDriverName } from '../../storage/index.js';
 import { SQLITE_MIGRATION_SET } from './migrations.js';
+import { HOLDS_ADDRESS_COLUMNS, submissionHoldsAddress, type ErasureCandidate } from './erasure.js';
 import {
   ERASE_ASSIGNMENTS,
   ERASED_ERROR_CLASS,
@@ -82,8 +83,11 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
      WHERE erased_at_ms IS NULL AND id IN (SELECT submission_id FROM ${OUTBOX_TABLE}
        WHERE state = 'delivered' AND delivered_at_ms < @before)`,
   );
-  const idsByEmail = db.prepare<{ id: string }>(
-    `SELECT id FROM ${SUBMISSIONS_TABLE} WHERE lower(json_extract(fields, '$.email')) = lower(?) ORDER BY id`,
+  // Candidates only: submissionHoldsAddress decides (see erasure.ts).
+  const erasureCandidates = db.prepare<ErasureCandidate & { id: string }>(
+    `SELECT id, fields, idempotency_key, user_agent, request_id FROM ${SUBMISSIONS_TABLE}
+     WHERE ${HOLDS_ADDRESS_COLUMNS.map((column) => `instr(lower(coalesce(${column}, '')), lower(@email)) > 0`).join(' OR ')}
+     ORDER BY id`,
   );
   const eraseRow = db.prepare(
     `UPDATE ${SUBMISSIONS_TABLE} SET ${ERASE_ASSIGNMENTS.replace(':now', '@now')} WHERE id = @id`,
@@ -248,7 +252,10 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
       db.immediate(() => eraseDeliveredRows.run({ now: nowMs, before: deliveredBeforeMs }).changes),
     eraseByEmail: async (email, nowMs) =>
       db.immediate(() => {
-        const ids = idsByEmail.all(email).map((row) => row.id);
+        const ids = erasureCandidates
+          .all({ email })
+          .filter((row) => submissionHoldsAddress(row, email))
+          .map((row) => row.id);
         for (const id of ids) {
           cancelErased.run(ERASED_ERROR_CLASS, nowMs, id);
           eraseRow.run({ id, now: nowMs });

@@ -122,8 +122,9 @@ export interface SubmissionStore {
    */
   eraseDelivered(deliveredBeforeMs: number, nowMs: number): Promise<number>;
   /**
-   * A data-subject request: erases the personal fields of every submission with this e-mail
-   * (case-insensitive) whatever its state; one not yet delivered is dead-lettered with `erased`,
+   * A data-subject request: erases the personal fields of every submission that holds this
+   * address (case-insensitive, the whole address) in any stored value: its e-mail, another field,
+   * its Idempotency-Key, user agent or request id (see erasure.ts); whatever its state; one not yet delivered is dead-lettered with `erased`,
    * so an empty record is never sent. Returns the ids erased.
    */
   eraseByEmail(email: string, nowMs: number): Promise<string[]>;
