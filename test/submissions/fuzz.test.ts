@@ -1,7 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { holdsAddress } from '../../src/submissions/store/erasure.js';
+import { openSqliteStore } from '../../src/submissions/store/index.js';
+import { headerText } from '../../src/submissions/safe-text.js';
+import type { QuarantineReason } from '../../src/submissions/index.js';
 import {
   LeadRequestSchema,
+  MAX_ECHOED_CHARACTERS,
   MAX_FORM_FIELDS,
   MAX_REPORTED_PROBLEMS,
   NOT_A_PATH,
@@ -9,6 +17,9 @@ import {
   SuggestionRequestSchema,
 } from '../../src/contract/index.js';
 import { postRaw } from '../support/client.js';
+import { tempDir } from '../support/files.js';
+import { decodeEncodedWords, WEBHOOK_SECRET } from '../support/peers.js';
+import { newSubmission, T0 } from '../support/submissions.js';
 import type { PublishedContract } from '../support/openapi.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 
@@ -247,5 +258,333 @@ describe('hardening shapes over the socket', () => {
     );
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+/** The classes of the second hardening pass (issue 37), as properties. */
+describe('issue 37 classes', () => {
+  const BASE = 'https://www.example.test';
+  /** Characters that change what a URL parser or a mail reader makes of a path or a name. */
+  const pathPart = fc.constantFrom(
+    '/',
+    '\\',
+    '\t',
+    '\n',
+    '\r',
+    '\u0000',
+    '\u001f',
+    '\u007f',
+    '\u0085',
+    '\u2028',
+    ' ',
+    '%2F',
+    '%5C',
+    '%09',
+    'evil.example',
+    'x',
+    '?',
+    '#',
+    '@',
+    ':',
+    '.',
+    '..',
+  );
+  const lead = (fields: Record<string, unknown>) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/api/leads',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Dana', email: 'fuzz.path@example.com', ...fields }),
+    });
+
+  it('an accepted sourcePage never leaves the site once a URL parser reads it, and holds no control character', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(pathPart, { minLength: 1, maxLength: 8 }), async (parts) => {
+        const sourcePage = `/${parts.join('')}`;
+        const answer = await lead({ sourcePage });
+        const controls = /[\p{Cc}\u2028\u2029]/u.test(sourcePage);
+        if (controls) expect(answer.statusCode).toBe(400);
+        if (answer.statusCode === 200) expect(new URL(sourcePage, BASE).origin).toBe(BASE);
+        else expect(answer.statusCode).toBe(400);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  /** Characters that render as nothing, or as blank: default-ignorable letters, marks, spaces. */
+  const invisible = fc.constantFrom(
+    '\u3164',
+    '\u115f',
+    '\u1160',
+    '\uffa0',
+    '\u17b4',
+    '\u17b5',
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2060',
+    '\ufeff',
+    '\u00ad',
+    '\u034f',
+    '\u180e',
+    '\u2800',
+    '\u202e',
+    '\u2066',
+    ' ',
+    '\u00a0',
+    '\u3000',
+    '.',
+    '-',
+  );
+
+  it('a name made only of invisible or blank characters is refused like a blank one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(invisible, { minLength: 1, maxLength: 12 }), async (parts) => {
+        const answer = await lead({ name: parts.join('') });
+        expect(answer.statusCode).toBe(400);
+        expect(answer.json().message).toContain('name is required unless both firstName and lastName');
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it(`an error repeats at most ${MAX_ECHOED_CHARACTERS} characters of a long value, wherever it was sent`, async () => {
+    const long = fc.string({ unit: fc.constantFrom('q', 'z', 'Q', '7'), minLength: 61, maxLength: 6_000 });
+    const where = fc.constantFrom(
+      'streaming',
+      'mode',
+      'max_results',
+      'content-type',
+      'persona',
+      'field',
+      'origin',
+    );
+    await fc.assert(
+      fc.asyncProperty(where, long, async (place, value) => {
+        const json = { 'content-type': 'application/json' };
+        const body = JSON.stringify({ name: 'D', email: 'd@example.com' });
+        const answer =
+          place === 'streaming' || place === 'mode' || place === 'max_results'
+            ? await server.app.inject({ method: 'GET', url: `/ask?query=protocol&${place}=${value}` })
+            : await server.app.inject({
+                method: 'POST',
+                url: '/api/leads',
+                headers:
+                  place === 'content-type'
+                    ? { 'content-type': `application/${value}` }
+                    : place === 'origin'
+                      ? { ...json, origin: `https://${value}.example` }
+                      : json,
+                payload:
+                  place === 'persona'
+                    ? JSON.stringify({ name: 'D', email: 'd@example.com', persona: value })
+                    : place === 'field'
+                      ? JSON.stringify({ name: 'D', email: 'd@example.com', [value]: 1 })
+                      : body,
+              });
+        expect(answer.statusCode).toBe(400);
+        expect(answer.body).not.toContain(value.slice(0, MAX_ECHOED_CHARACTERS + 1));
+        // The echo is the value's start, after what the request put before it (`application/`, `https://`).
+        const before =
+          { 'content-type': 'application/'.length, origin: 'https://'.length }[place as string] ?? 0;
+        expect(answer.body).toContain(value.slice(0, MAX_ECHOED_CHARACTERS - before));
+        expect(answer.body.length).toBeLessThan(1_500);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  /** One Content-Type parameter, with what it declares about the charset. */
+  const parameter = fc.constantFrom(
+    { text: 'charset=utf-8', charset: 'utf-8' },
+    { text: 'charset="UTF-8"', charset: 'utf-8' },
+    { text: 'Charset = utf8', charset: 'utf8' },
+    { text: 'charset=utf-16', charset: 'utf-16' },
+    { text: 'charset=iso-8859-1', charset: 'iso-8859-1' },
+    { text: "charset*=utf-16''", charset: '*' },
+    { text: "CHARSET*=UTF-8''", charset: '*' },
+    { text: 'charset*0=utf-8', charset: '*' },
+    { text: 'foo="a;charset=utf-16"', charset: null },
+    { text: 'boundary=x', charset: null },
+    { text: 'q=1', charset: null },
+  );
+
+  it('a body is read only when Content-Type declares one UTF-8 charset in the plain form, or none', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded'),
+        fc.array(parameter, { maxLength: 4 }),
+        fc.constantFrom(';', '; ', ' ; '),
+        async (type, parameters, separator) => {
+          const header = [type, ...parameters.map((p) => p.text)].join(separator);
+          const declared = parameters.filter((p) => p.charset !== null).map((p) => p.charset);
+          const readable =
+            declared.length === 0 || (declared.length === 1 && ['utf-8', 'utf8'].includes(declared[0]!));
+          const answer = await server.app.inject({
+            method: 'POST',
+            url: '/api/leads',
+            headers: { 'content-type': header },
+            payload:
+              type === 'application/json'
+                ? '{"name":"Dana","email":"cs@example.com"}'
+                : 'name=Dana&email=cs%40example.com',
+          });
+          expect(answer.statusCode, header).toBe(readable ? 200 : 400);
+          if (!readable) expect(answer.json().message).toContain('Content-Type');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  /** Fragments of RFC 2047 encoded words and what they may decode to. */
+  const mimeFragment = fc.constantFrom(
+    '=?',
+    '?=',
+    'utf-8',
+    'UTF-8*en',
+    '?q?',
+    '?Q?',
+    '?b?',
+    '?B?',
+    '=0D=0A',
+    '=E2=80=AE',
+    '=22',
+    '=3C',
+    'Bcc:_v@evil.example',
+    'DQpCY2M6IHY=',
+    '4oCu',
+    ' ',
+    'Eve',
+    '\r\n',
+    '\u202e',
+    '"',
+    '<',
+    '@',
+  );
+
+  it('no header text made from submitted text decodes to anything but itself', () => {
+    fc.assert(
+      fc.property(fc.array(mimeFragment, { minLength: 1, maxLength: 16 }), (parts) => {
+        const header = headerText(parts.join(''));
+        // A lenient reader's decoding finds no encoded word, so it shows exactly this text.
+        expect(decodeEncodedWords(header)).toBe(header);
+        expect(header).not.toMatch(/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('erasure finds an address wherever it stands as a whole address, and never inside a longer one', () => {
+    const label = fc
+      .string({ unit: fc.constantFrom('a', 'b', '0', '-', 'é'), minLength: 1, maxLength: 6 })
+      .filter((text) => /^[^-].*[^-]$|^[^-]$/u.test(text));
+    const local = fc
+      .string({ unit: fc.constantFrom('a', 'Z', '9', '.', '_', '+', "'"), minLength: 1, maxLength: 8 })
+      .filter((text) => !text.startsWith('.') && !text.endsWith('.'));
+    const separator = fc.constantFrom(' ', '', '<', '>', '"', ',', ';', '(', ')', '\n', ': ', '. ');
+    fc.assert(
+      fc.property(
+        local,
+        label,
+        separator,
+        separator,
+        fc.constantFrom('a', '9', '.', '_', '+'),
+        fc.constantFrom('a', '-', '9', '.x'),
+        (user, host, left, right, glued, tail) => {
+          const address = `${user}@${host}.example`;
+          const shouted = address.toUpperCase();
+          expect(holdsAddress(`${left}${shouted}${right}`, address)).toBe(true);
+          expect(holdsAddress(`x${left === '' ? ' ' : left}${address}.`, address)).toBe(true);
+          // Glued to an address character it is part of another address.
+          expect(holdsAddress(`${glued}${address}`, address)).toBe(false);
+          expect(holdsAddress(`${address}${tail}`, address)).toBe(false);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('a configuration problem never prints the password of a URL, whatever the password', () => {
+    const secret = fc.string({
+      unit: fc.constantFrom('a', 'Z', '9', '%40', '!', '$', '~', ';', '='),
+      minLength: 1,
+      maxLength: 20,
+    });
+    fc.assert(
+      fc.property(
+        secret,
+        fc.constantFrom('http', 'ftp', 'https'),
+        fc.constantFrom('', '/h', '/h?x=1'),
+        (password, scheme, path) => {
+          const config = {
+            LEAD_DELIVERY: 'crm',
+            CRM_WEBHOOK_SECRET: WEBHOOK_SECRET,
+            CRM_WEBHOOK_URL: `${scheme}://user:pw${password}@evil.example${path}`,
+            PUBLIC_BASE_URL: `ftp://user:pw${password}@www.example.com`,
+          };
+          const refused = (() => {
+            try {
+              loadConfig(config);
+            } catch (error) {
+              return error as ConfigError;
+            }
+            throw new Error('the configuration was accepted');
+          })();
+          expect(refused).toBeInstanceOf(ConfigError);
+          expect(refused.problems.length).toBeGreaterThan(0);
+          expect(`${refused.message}\n${refused.problems.join('\n')}`).not.toContain(`pw${password}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('repeats of one submission with any mix of tripped traps store one row, delivered once any send is clean', async () => {
+    const store = openSqliteStore(join(tempDir('fd-fuzz-store-'), 'frontdoor.sqlite'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.constantFrom<QuarantineReason | null>(null, 'honeypot', 'too-fast'), {
+            minLength: 1,
+            maxLength: 6,
+          }),
+          fc.boolean(),
+          async (traps, keyed) => {
+            const key = keyed ? `key-${randomUUID()}` : null;
+            const fingerprint = `fp-${randomUUID()}`;
+            const outcomes = [];
+            for (const [i, quarantineReason] of traps.entries())
+              outcomes.push(
+                await store.insert(
+                  newSubmission({
+                    receivedAtMs: T0 + i,
+                    fingerprint,
+                    idempotencyKey: key,
+                    requestHash: 'same',
+                    quarantineReason,
+                  }),
+                  T0 - 600_000,
+                ),
+              );
+            const ids = new Set(outcomes.map((outcome) => ('record' in outcome ? outcome.record.id : null)));
+            expect(ids.size).toBe(1);
+            const row = await store.get([...ids][0]!);
+            const firstClean = traps.indexOf(null);
+            expect(row!.delivery!.state).toBe(firstClean === -1 ? 'quarantine' : 'pending');
+            expect(row!.quarantineReason).toBe(traps[0]);
+            // The first clean send is the one that released (or created) it; no later send does anything.
+            outcomes.forEach((outcome, i) => {
+              const expected =
+                i === 0 ? 'created' : i === firstClean ? 'released' : keyed ? 'replay' : 'duplicate';
+              expect(outcome.status).toBe(expected);
+            });
+          },
+        ),
+        { numRuns: 200 },
+      );
+    } finally {
+      await store.close();
+    }
   });
 });
