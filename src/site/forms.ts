@@ -379,6 +379,11 @@ export interface FormContext {
   /** Sales mailbox offered when the site has no delivery configured. */
   salesEmail: string;
   state?: FormState;
+  /**
+   * False for the embed (frontdoor.js): the form is only ever sent by script, to the API, from a
+   * page on another site, where the no-JavaScript route (`action`) does not exist (default true).
+   */
+  noScriptPost?: boolean;
 }
 
 const EMPTY_STATE: FormState = { values: {}, problems: [] };
@@ -388,7 +393,14 @@ export function acceptsSourcePage(form: FormDescriptor, path: string): boolean {
   const schema = form.schema.properties.sourcePage!;
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
   const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
-  return path.length <= maxLength && (pattern === null || pattern.test(path));
+  // The contract's `not` rule (`//host`, `/\\host`): an embedded form is given any page path.
+  const refused = (schema.not as { pattern?: unknown } | undefined)?.pattern;
+  const refusedPattern = typeof refused === 'string' ? new RegExp(refused, 'u') : null;
+  return (
+    path.length <= maxLength &&
+    (pattern === null || pattern.test(path)) &&
+    (refusedPattern === null || !refusedPattern.test(path))
+  );
 }
 
 export function renderForm(form: FormDescriptor, context: FormContext): string {
@@ -436,7 +448,9 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
       backPath: null,
       backTitle: null,
     })}</template>`,
-    `<form class="site-form" method="post" action="${form.action}#${form.anchor}" `,
+    context.noScriptPost === false
+      ? `<form class="site-form" `
+      : `<form class="site-form" method="post" action="${form.action}#${form.anchor}" `,
     `aria-labelledby="${kind}-form-title" data-enhance-form="${kind}" data-endpoint="${form.apiPath}"`,
     ` data-sales-email="${escapeHtml(context.salesEmail)}">`,
     `<div class="form-errors" data-form-errors aria-live="assertive" tabindex="-1">${errorSummary}</div>`,
@@ -453,6 +467,15 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
     '</form>',
     '</div>',
   ].join('');
+}
+
+/**
+ * The form as the embed shows it (`<frontdoor-form kind="…">` on a page of another site): the same
+ * fields, messages and confirmation as the site's own, sent by script only. `pagePath` is the path
+ * of the page it sits on, recorded as `sourcePage` when the contract allows that path.
+ */
+export function renderEmbeddedForm(kind: FormKind, pagePath: string, salesEmail: string): string {
+  return renderForm(FORMS[kind], { pagePath, salesEmail, noScriptPost: false });
 }
 
 /** The section around a form, with the anchor the no-JS post returns to. */

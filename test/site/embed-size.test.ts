@@ -1,0 +1,33 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { EMBED_ASSETS, siteAssets } from '../../src/site/index.js';
+
+/**
+ * The embed's budget (docs/beside-your-site.md#the-embed): what a page downloads to show
+ * <frontdoor-search> and <frontdoor-form> — frontdoor.js, the two modules it imports and
+ * frontdoor.css — is at most this many bytes gzipped (level 9, as a server compresses static
+ * files ahead of time; the form markup is fetched per form and is not counted).
+ */
+const EMBED_GZIP_BUDGET_BYTES = 12_000;
+
+describe('the embed', () => {
+  it(`is at most ${EMBED_GZIP_BUDGET_BYTES} bytes gzipped, script, modules and stylesheet together`, () => {
+    const assets = siteAssets();
+    const sizes = EMBED_ASSETS.map((name) => {
+      const asset = assets.get(name);
+      expect(asset, name).toBeDefined();
+      return [name, gzipSync(asset!.body, { level: 9 }).length] as const;
+    });
+    const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+    expect(total, JSON.stringify(Object.fromEntries(sizes))).toBeLessThanOrEqual(EMBED_GZIP_BUDGET_BYTES);
+  });
+
+  it('loads nothing beyond its listed files: every module it imports is one of them', () => {
+    const assets = siteAssets();
+    for (const name of EMBED_ASSETS.filter((file) => file.endsWith('.js'))) {
+      const source = assets.get(name)!.body.toString('utf8');
+      for (const [, imported] of source.matchAll(/^import [^'"]*['"]\.\/([^'"]+)['"]/gm))
+        expect(EMBED_ASSETS, `${name} imports ${imported}`).toContain(imported);
+    }
+  });
+});
