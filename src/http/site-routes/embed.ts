@@ -22,7 +22,7 @@ const EMBED_CORS = { 'access-control-allow-origin': '*' } as const;
 const PAGE_PATH_LIMIT = 2_000;
 
 /**
- * The embed (docs/site.md#embed): frontdoor.js, the modules it imports and frontdoor.css under
+ * The embed (docs/beside-your-site.md#the-embed): frontdoor.js, the modules it imports and frontdoor.css under
  * /embed/, and the markup of a form for `<frontdoor-form kind="…">` at /embed/forms/{kind}, for
  * the page whose path is given as `page`. Served whether or not this server serves pages.
  */
