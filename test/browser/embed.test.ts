@@ -286,3 +286,37 @@ describe('<frontdoor-form> on another origin’s page', () => {
     expect(problems.pageErrors).toEqual([]);
   }, 60_000);
 });
+
+describe('the site’s own pages, whose search and forms share these modules (PAGES=on)', () => {
+  it('the header box still searches as you type and the demo form still posts to the API', async () => {
+    const site = await startSiteServer({ FORM_MIN_FILL_MS: '0' });
+    try {
+      const { page, problems } = await openPage();
+      await page.goto(`${site.url}/demo`);
+      const input = page.locator('#header-search-input');
+      await input.click();
+      await input.pressSequentially('eligibility', { delay: 15 });
+      await page.locator('.live-results .result-link').first().waitFor();
+      expect(await page.locator('.live-results .live-all').getAttribute('href')).toBe(
+        '/search?q=eligibility',
+      );
+      await page.keyboard.press('Escape');
+
+      const email = `grace.${Date.now()}@sponsor.example`;
+      await page.getByLabel('First name').fill('Grace');
+      await page.getByLabel('Last name').fill('Hopper');
+      await page.getByLabel('Work email').fill(email);
+      const [post] = await Promise.all([
+        page.waitForResponse((response) => new URL(response.url()).pathname === '/api/leads'),
+        page.getByRole('button', { name: 'Request a demo' }).click(),
+      ]);
+      expect(post.status()).toBe(200);
+      await page.locator('.form-success h2').waitFor();
+      const records = await site.server.context.submissions.store.list({ kind: 'lead', limit: 10 });
+      expect(records.find((record) => record.fields.email === email)?.fields.sourcePage).toBe('/demo');
+      await expectClean(page, problems, 'site demo page');
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+});

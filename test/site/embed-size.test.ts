@@ -10,6 +10,11 @@ import { EMBED_ASSETS, siteAssets } from '../../src/site/index.js';
  */
 const EMBED_GZIP_BUDGET_BYTES = 12_000;
 
+/** The files a browser module imports from its own folder (`import … from './x.js'`). */
+function importsOf(source: string): string[] {
+  return [...source.matchAll(/^import [^'"]*['"]\.\/([^'"]+)['"]/gm)].map((match) => match[1]!);
+}
+
 describe('the embed', () => {
   it(`is at most ${EMBED_GZIP_BUDGET_BYTES} bytes gzipped, script, modules and stylesheet together`, () => {
     const assets = siteAssets();
@@ -22,11 +27,22 @@ describe('the embed', () => {
     expect(total, JSON.stringify(Object.fromEntries(sizes))).toBeLessThanOrEqual(EMBED_GZIP_BUDGET_BYTES);
   });
 
+  it('and the site’s own scripts import only modules that exist beside them', () => {
+    const assets = siteAssets();
+    const scripts = [...assets.keys()].filter((name) => name.endsWith('.js'));
+    expect(scripts).toEqual(expect.arrayContaining(['search.js', 'forms.js']));
+    for (const name of scripts)
+      for (const imported of importsOf(assets.get(name)!.body.toString('utf8')))
+        expect(assets.has(imported), `${name} imports ${imported}`).toBe(true);
+    expect(importsOf(assets.get('search.js')!.body.toString('utf8'))).toEqual(['live-search.js']);
+    expect(importsOf(assets.get('forms.js')!.body.toString('utf8'))).toEqual(['form-enhance.js']);
+  });
+
   it('loads nothing beyond its listed files: every module it imports is one of them', () => {
     const assets = siteAssets();
     for (const name of EMBED_ASSETS.filter((file) => file.endsWith('.js'))) {
       const source = assets.get(name)!.body.toString('utf8');
-      for (const [, imported] of source.matchAll(/^import [^'"]*['"]\.\/([^'"]+)['"]/gm))
+      for (const imported of importsOf(source))
         expect(EMBED_ASSETS, `${name} imports ${imported}`).toContain(imported);
     }
   });
