@@ -125,6 +125,26 @@ describe('PAGES=off: the discovery documents describe the real site', () => {
     }
   });
 
+  it('every address on the site that the documents give is a content page or answered here', async () => {
+    const pages = new Set(beside.context.site.pages.map((page) => page.url));
+    const addresses = new Set<string>();
+    for (const url of servedDocuments) {
+      const text = (await beside.app.inject({ url })).body;
+      for (const match of text.matchAll(/https:\/\/www\.example\.test(\/[^\s)"'>\]`\\]*)?/g))
+        // Without the query, the fragment and a sentence's closing punctuation.
+        addresses.add((match[1] ?? '/').split(/[?#]/)[0]!.replace(/[.,;:]+$/, ''));
+    }
+    expect(addresses.size).toBeGreaterThan(20);
+    const dangling: string[] = [];
+    for (const path of addresses) {
+      if (pages.has(decodeURI(path))) continue;
+      // The API's own paths answer something other than 404 to a GET (405, 400 or 200).
+      const { statusCode } = await beside.app.inject({ url: path });
+      if (statusCode === 404) dangling.push(path);
+    }
+    expect(dangling).toEqual([]);
+  });
+
   it('llms.txt links every page to the site’s own page (not a Markdown twin) and says so', async () => {
     const text = (await beside.app.inject({ url: DISCOVERY_PATHS.llmsTxt })).body;
     expect(text).toContain('Every page below is linked to the page itself.');
