@@ -21,7 +21,8 @@ import {
 import type { AppContext, SurfaceOptions } from '../context.js';
 import { errorHandlerRendering, notFoundHandler, renderEnvelope, sendEnvelope } from '../errors.js';
 import { clientAddress } from '../client-address.js';
-import { crossSiteProblem, registerFormCors } from '../cross-site.js';
+import { crossSiteProblem } from '../cross-site.js';
+import { registerFormCors } from '../form-cors.js';
 import { limitSubmission } from '../rate-limit.js';
 
 const validateLead = createValidator(LeadRequestSchema);
