@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,
+  createValidator,
   HONEYPOT_FIELD,
   LeadRequestSchema,
   PERSONA_LABELS,
@@ -388,19 +389,19 @@ export interface FormContext {
 
 const EMPTY_STATE: FormState = { values: {}, problems: [] };
 
-/** Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower). */
+const sourcePageValidators = new Map<FormKind, (value: unknown) => { ok: boolean }>();
+
+/**
+ * Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower),
+ * judged by the contract's own validator: the embed is given any path (`//host/x` included).
+ */
 export function acceptsSourcePage(form: FormDescriptor, path: string): boolean {
-  const schema = form.schema.properties.sourcePage!;
-  const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
-  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
-  // The contract's `not` rule (`//host`, `/\\host`): an embedded form is given any page path.
-  const refused = (schema.not as { pattern?: unknown } | undefined)?.pattern;
-  const refusedPattern = typeof refused === 'string' ? new RegExp(refused, 'u') : null;
-  return (
-    path.length <= maxLength &&
-    (pattern === null || pattern.test(path)) &&
-    (refusedPattern === null || !refusedPattern.test(path))
-  );
+  let validate = sourcePageValidators.get(form.kind);
+  if (validate === undefined) {
+    validate = createValidator(form.schema.properties.sourcePage!, 'sourcePage');
+    sourcePageValidators.set(form.kind, validate);
+  }
+  return validate(path).ok;
 }
 
 export function renderForm(form: FormDescriptor, context: FormContext): string {
