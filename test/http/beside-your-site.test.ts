@@ -215,6 +215,11 @@ describe('CORS_ORIGINS on the form APIs', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe(SITE_DOCS);
     expect(response.headers.vary).toContain('Origin');
+    // The page's script may read the rate-limit state and the request id of the answer.
+    expect(response.headers['access-control-expose-headers']).toBe(
+      'Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
+    );
+    expect(response.headers['access-control-allow-credentials']).toBeUndefined();
     const contract = new PublishedContract((await beside.app.inject({ url: '/openapi.json' })).json());
     contract.expectResponse(
       'POST',
