@@ -31,6 +31,13 @@ export interface Config {
   contentDir: string;
   /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
   contentWatch: boolean;
+  /**
+   * Serve the site's HTML pages (on), or only the API, the discovery documents and the embed beside
+   * a site served elsewhere at PUBLIC_BASE_URL (off; docs/beside-your-site.md).
+   */
+  pages: boolean;
+  /** Origins (scheme://host[:port]) whose pages may call /ask and the form APIs from the browser. */
+  corsOrigins: readonly string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -122,6 +129,10 @@ export const CONFIG_VARIABLES = {
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
+  PAGES:
+    'on: serve the HTML pages; off: only the API, discovery documents and embed, beside a site served elsewhere at PUBLIC_BASE_URL (default on).',
+  CORS_ORIGINS:
+    'Comma-separated origins (https://www.example.com) whose pages may call the form APIs from the browser (default none).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -220,6 +231,13 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
     problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
   const contentWatch = contentWatchRaw !== 'off';
+
+  const pagesRaw = read('PAGES') ?? 'on';
+  if (pagesRaw !== 'on' && pagesRaw !== 'off')
+    problems.push(
+      `PAGES="${pagesRaw}" is not valid: use on to serve the HTML pages, or off to serve only the API beside your site.`,
+    );
+  const corsOrigins = parseOriginList(read('CORS_ORIGINS'), problems);
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -363,6 +381,8 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     dataDir,
     contentDir,
     contentWatch,
+    pages: pagesRaw !== 'off',
+    corsOrigins,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
@@ -438,6 +458,43 @@ function parsePublicBaseUrl(raw: string | undefined, host: string, port: number,
   }
   if (url.search || url.hash) problems.push(`PUBLIC_BASE_URL="${raw}" must not have a query or fragment.`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * CORS_ORIGINS: each entry must be exactly an origin (what a browser sends in `Origin`), so it
+ * is compared as a string; a path, a wildcard or credentials would suggest a match it never makes.
+ */
+function parseOriginList(raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) return [];
+  const origins: string[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    const origin =
+      url !== null &&
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname === '/' &&
+      !entry.includes('*') &&
+      !/[?#]/.test(entry) &&
+      /^https?:\/\/[^/]+\/?$/i.test(entry)
+        ? url.origin
+        : null;
+    if (origin === null) {
+      problems.push(
+        `CORS_ORIGINS entry "${entry.slice(0, 100)}" is not an origin: write scheme, host and port only, e.g. https://www.example.com (comma-separated, no path, no wildcard).`,
+      );
+      continue;
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
 }
 
 /** Parses `a@x.com, b@y.com`; null when any entry is not a plain address. */

@@ -32,6 +32,8 @@ export interface OpenApiOptions {
   /** Site or company name shown in the document title. */
   siteName: string;
   contactEmail?: string;
+  /** CORS_ORIGINS: origins whose pages may call the form operations from the browser. */
+  corsOrigins?: readonly string[];
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -349,6 +351,39 @@ const SUBMISSION_RULES =
   'its visitors submit here); requests without an `Origin` header, such as those of servers and agents, are ' +
   'accepted.';
 
+/** How long a browser may keep a form operation's preflight answer. */
+export const FORM_CORS_MAX_AGE_SECONDS = 86_400;
+
+/** Headers the form operations allow in a CORS request (the server sends this list). */
+export const FORM_CORS_REQUEST_HEADERS = 'Content-Type, Accept, Idempotency-Key, Form-Honeypot, Form-Fill-Ms';
+
+/** The cross-site rule with the origins of CORS_ORIGINS, which pass it and may call from the browser. */
+function formCorsRules(origins: readonly string[]): string {
+  if (origins.length === 0) return '';
+  const list = origins.map((origin) => `\`${origin}\``).join(', ');
+  return (
+    `CORS: pages on ${list} may call this operation from the browser. A request whose \`Origin\` is one of ` +
+    'them passes the cross-site rule, and every answer to it (errors included) carries ' +
+    '`Access-Control-Allow-Origin` set to that origin (never `*`; no credentials); every answer says ' +
+    '`Vary: Origin`. Preflight: `OPTIONS` on the path answers 204, with `Access-Control-Allow-Methods: POST, ' +
+    `OPTIONS\`, \`Access-Control-Allow-Headers: ${FORM_CORS_REQUEST_HEADERS}\` and ` +
+    `\`Access-Control-Max-Age: ${FORM_CORS_MAX_AGE_SECONDS}\` for those origins and without them for any other.`
+  );
+}
+
+/** The success answer's headers: the rate-limit state, and CORS when origins are listed. */
+function formSuccessHeaders(origins: readonly string[]) {
+  if (origins.length === 0) return RATE_LIMIT_STATE_HEADERS;
+  return {
+    ...RATE_LIMIT_STATE_HEADERS,
+    'Access-Control-Allow-Origin': {
+      description: 'The request’s `Origin` when it is one of the listed origins; absent otherwise.',
+      schema: { type: 'string', enum: [...origins] },
+    },
+    Vary: { description: 'Always includes `Origin`.', schema: { type: 'string' } },
+  };
+}
+
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -403,6 +438,7 @@ const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
  */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const limit = options.bodyLimitBytes;
+  const cors = options.corsOrigins ?? [];
   const components: Record<string, TSchema> = {
     ...MARKETING_COMPONENTS,
     ...NLWEB_COMPONENTS,
@@ -511,7 +547,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
-            `${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
+            `${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
           parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('LeadRequest', {
@@ -526,7 +562,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           responses: {
             '200': {
               description: 'Demo request accepted for delivery.',
-              headers: RATE_LIMIT_STATE_HEADERS,
+              headers: formSuccessHeaders(cors),
               content: {
                 'application/json': {
                   schema: ref('LeadSuccess'),
@@ -546,7 +582,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           description:
             `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
+            `${bodyLimitNote(limit)}\n\n${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
           parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
           requestBody: requestBody('SuggestionRequest', {
@@ -558,7 +594,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           responses: {
             '201': {
               description: 'Suggestion accepted for review.',
-              headers: RATE_LIMIT_STATE_HEADERS,
+              headers: formSuccessHeaders(cors),
               content: {
                 'application/json': {
                   schema: ref('SuggestionSuccess'),

@@ -14,7 +14,10 @@ import { COMPANION_DOCUMENTS, DISCOVERY_PATHS } from './paths.js';
 function companionsTable(model: DiscoveryModel): string {
   return table(
     ['document', 'what it is'],
-    COMPANION_DOCUMENTS.map(({ path, description }) => [link(path, model.at(path)), description]),
+    COMPANION_DOCUMENTS.filter(({ path }) => model.serves(path)).map(({ path, description }) => [
+      link(path, model.at(path)),
+      description,
+    ]),
   );
 }
 

@@ -5,7 +5,14 @@ import { API_CATALOG_MEDIA_TYPE, apiCatalogJson, ardJson, robotsTxt } from './ca
 import { developersPage, docsPage, standaloneHtml } from './html.js';
 import { llmsFullTxt, llmsTxt } from './llms.js';
 import { buildModel, type DiscoveryInput, type DiscoveryModel, type HtmlPageParts } from './model.js';
-import { apiCatalogLinkHeader, DISCOVERY_PATHS, SKILL_NAME, sitemapPartPath, skillPath } from './paths.js';
+import {
+  apiCatalogLinkHeader,
+  DISCOVERY_PATHS,
+  SITE_OWN_PATHS,
+  SKILL_NAME,
+  sitemapPartPath,
+  skillPath,
+} from './paths.js';
 import { skillMarkdown, skillsIndexJson } from './skill.js';
 import { buildSitemaps, SITEMAP_PROTOCOL_LIMITS } from './sitemap.js';
 
@@ -164,14 +171,22 @@ export function buildDiscoveryBundle(input: DiscoveryInput): DiscoveryBundle {
     }
     return builders.get(path)?.();
   };
+  // Beside a site served elsewhere (servesPages false) its own documents are not served at all.
+  const servesPages = input.servesPages !== false;
+  const paths = [...FIXED_PATHS, DISCOVERY_PATHS.sitemap, ...HTML_PATHS, ...AGENT_PATHS].filter(
+    (path) => servesPages || !SITE_OWN_PATHS.has(path),
+  );
+  const servedDocument = (path: string): ServedDocument | undefined =>
+    servesPages || !(SITE_OWN_PATHS.has(path) || isSitemap(path)) ? document(path) : undefined;
   return {
-    paths: [...FIXED_PATHS, DISCOVERY_PATHS.sitemap, ...HTML_PATHS, ...AGENT_PATHS],
-    document,
+    paths,
+    document: servedDocument,
     get documents() {
       const all = new Map<string, ServedDocument>();
-      for (const path of FIXED_PATHS) all.set(path, document(path)!);
-      for (const path of sitemaps()) all.set(path, document(path)!);
-      for (const path of [...HTML_PATHS, ...AGENT_PATHS]) all.set(path, document(path)!);
+      for (const path of FIXED_PATHS) if (paths.includes(path)) all.set(path, document(path)!);
+      if (servesPages) for (const path of sitemaps()) all.set(path, document(path)!);
+      for (const path of [...HTML_PATHS, ...AGENT_PATHS])
+        if (paths.includes(path)) all.set(path, document(path)!);
       return all;
     },
     get openApi() {

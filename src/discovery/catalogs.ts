@@ -28,6 +28,9 @@ export function apiCatalogJson(model: DiscoveryModel): string {
     type,
     title,
   });
+  // Beside a site served elsewhere, its own /docs are not this server's (model.serves).
+  const served = (path: string, type: string, title: string): LinkTarget[] =>
+    model.serves(path) ? [target(path, type, title)] : [];
   const linkset = [
     {
       anchor: model.at(DISCOVERY_PATHS.apiCatalog),
@@ -37,8 +40,8 @@ export function apiCatalogJson(model: DiscoveryModel): string {
       anchor: api,
       'service-desc': [target(DISCOVERY_PATHS.openApi, OPENAPI_MEDIA_TYPE, 'OpenAPI 3.1 contract')],
       'service-doc': [
-        target(DISCOVERY_PATHS.docs, 'text/html', 'Documentation'),
-        target(DISCOVERY_PATHS.developers, 'text/html', 'API reference'),
+        ...served(DISCOVERY_PATHS.docs, 'text/html', 'Documentation'),
+        ...served(DISCOVERY_PATHS.developers, 'text/html', 'API reference'),
         target(DISCOVERY_PATHS.apiMd, 'text/markdown', 'API reference for agents'),
       ],
       'service-meta': [

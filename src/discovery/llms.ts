@@ -115,7 +115,10 @@ function linkSection(
 ): string {
   return section(
     heading,
-    links.map(([title, path, note]) => entry(title, model.at(path), note)),
+    // Only documents this server serves (beside a site, its sitemap and /developers are not).
+    links
+      .filter(([, path]) => model.serves(path))
+      .map(([title, path, note]) => entry(title, model.at(path), note)),
   );
 }
 
@@ -126,7 +129,10 @@ export function llmsTxt(model: DiscoveryModel): string {
     oneLine(info.description) || oneLine(info.tagline) || `The public website of ${model.siteName}.`;
   const prose = [
     info.tagline && oneLine(info.tagline) !== summary ? oneLine(info.tagline) : '',
-    `Every page below is linked to its Markdown version. Search the pages read-only with ` +
+    (model.markdownPathOf
+      ? 'Every page below is linked to its Markdown version. '
+      : 'Every page below is linked to the page itself. ') +
+      `Search the pages read-only with ` +
       `\`GET ${model.at(DISCOVERY_PATHS.ask)}?query=...\` (NLWeb). Two operations create real submissions — a ` +
       'demo request and a document suggestion — and may be called only after the user has explicitly approved ' +
       'the exact data. No operation takes credentials.',

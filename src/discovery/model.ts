@@ -1,6 +1,7 @@
 import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
 import { absoluteUrl, type Page, type Site } from '../content/index.js';
 import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
+import { SITE_OWN_PATHS } from './paths.js';
 import type { SitemapLimits } from './sitemap.js';
 
 /** A page of this room rendered for people: the body, and what the layout needs around it. */
@@ -31,6 +32,14 @@ export interface DiscoveryInput {
   /** Wraps a page body in the site's layout; without it a minimal complete HTML document is made. */
   renderHtmlPage?: (parts: HtmlPageParts) => string;
   sitemapLimits?: Partial<SitemapLimits>;
+  /**
+   * False when the server runs beside a site served elsewhere (PAGES=off): the documents that
+   * belong to a site's own pages (robots.txt, the sitemap, /docs and /developers) are then neither
+   * served nor linked, and every page link points at the site's own page (default true).
+   */
+  servesPages?: boolean;
+  /** `config.corsOrigins`, published in the contract. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AskExample {
@@ -48,6 +57,8 @@ export interface DiscoveryModel extends DiscoveryInput {
   reference: ApiReference;
   askExample: AskExample;
   at: (path: string) => string;
+  /** Whether this server serves the document at `path` (see `servesPages`). */
+  serves: (path: string) => boolean;
 }
 
 export const EXAMPLE_RESULTS = 2;
@@ -58,6 +69,7 @@ export function buildModel(input: DiscoveryInput): DiscoveryModel {
     publicBaseUrl: input.publicBaseUrl,
     bodyLimitBytes: input.bodyLimitBytes,
     siteName,
+    ...(input.corsOrigins ? { corsOrigins: input.corsOrigins } : {}),
     ...(input.site.info.contactEmail ? { contactEmail: input.site.info.contactEmail } : {}),
   }) as unknown as OpenApiDocument;
   const query = exampleQuery(input.site, siteName);
@@ -69,6 +81,7 @@ export function buildModel(input: DiscoveryInput): DiscoveryModel {
     reference: readApiReference(openApi),
     askExample: { query, maxResults: EXAMPLE_RESULTS, answer: input.answerQuery(query, EXAMPLE_RESULTS) },
     at: (path: string) => absoluteUrl(input.publicBaseUrl, path),
+    serves: (path: string) => input.servesPages !== false || !SITE_OWN_PATHS.has(path),
   };
 }
 

@@ -26,6 +26,17 @@ export const DISCOVERY_PATHS = {
 
 export const SKILLS_ROOT = '/.well-known/agent-skills/';
 
+/**
+ * The documents that belong to a site's own pages: beside a site served elsewhere (PAGES=off) that
+ * site keeps its robots.txt and sitemap and its own /docs, so these are neither served nor linked.
+ */
+export const SITE_OWN_PATHS: ReadonlySet<string> = new Set([
+  DISCOVERY_PATHS.robotsTxt,
+  DISCOVERY_PATHS.sitemap,
+  DISCOVERY_PATHS.docs,
+  DISCOVERY_PATHS.developers,
+]);
+
 /** The one skill this site publishes; also its folder name and its front-matter name. */
 export const SKILL_NAME = 'search-and-contact';
 

@@ -47,6 +47,18 @@ export function siteAssets(): Map<string, SiteAsset> {
   return assets;
 }
 
+/**
+ * The embed (frontdoor.js with the modules it imports, and frontdoor.css): served under /embed/ as
+ * well, the one folder a site served elsewhere routes to this server for it
+ * (docs/beside-your-site.md); the site's other assets stay under /assets/.
+ */
+export const EMBED_ASSETS: readonly string[] = [
+  'frontdoor.js',
+  'frontdoor.css',
+  'live-search.js',
+  'form-enhance.js',
+];
+
 /** `/assets/site.css?v=…`; throws for an asset that does not exist, so a typo fails every test. */
 export function assetUrl(name: string): string {
   const asset = siteAssets().get(name);

@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,
+  createValidator,
   HONEYPOT_FIELD,
   LeadRequestSchema,
   PERSONA_LABELS,
@@ -379,16 +380,28 @@ export interface FormContext {
   /** Sales mailbox offered when the site has no delivery configured. */
   salesEmail: string;
   state?: FormState;
+  /**
+   * False for the embed (frontdoor.js): the form is only ever sent by script, to the API, from a
+   * page on another site, where the no-JavaScript route (`action`) does not exist (default true).
+   */
+  noScriptPost?: boolean;
 }
 
 const EMPTY_STATE: FormState = { values: {}, problems: [] };
 
-/** Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower). */
+const sourcePageValidators = new Map<FormKind, (value: unknown) => { ok: boolean }>();
+
+/**
+ * Whether a page path may be sent as the form's `sourcePage` (the suggestion schema is narrower),
+ * judged by the contract's own validator: the embed is given any path (`//host/x` included).
+ */
 export function acceptsSourcePage(form: FormDescriptor, path: string): boolean {
-  const schema = form.schema.properties.sourcePage!;
-  const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
-  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;
-  return path.length <= maxLength && (pattern === null || pattern.test(path));
+  let validate = sourcePageValidators.get(form.kind);
+  if (validate === undefined) {
+    validate = createValidator(form.schema.properties.sourcePage!, 'sourcePage');
+    sourcePageValidators.set(form.kind, validate);
+  }
+  return validate(path).ok;
 }
 
 export function renderForm(form: FormDescriptor, context: FormContext): string {
@@ -436,7 +449,9 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
       backPath: null,
       backTitle: null,
     })}</template>`,
-    `<form class="site-form" method="post" action="${form.action}#${form.anchor}" `,
+    context.noScriptPost === false
+      ? `<form class="site-form" `
+      : `<form class="site-form" method="post" action="${form.action}#${form.anchor}" `,
     `aria-labelledby="${kind}-form-title" data-enhance-form="${kind}" data-endpoint="${form.apiPath}"`,
     ` data-sales-email="${escapeHtml(context.salesEmail)}">`,
     `<div class="form-errors" data-form-errors aria-live="assertive" tabindex="-1">${errorSummary}</div>`,
@@ -453,6 +468,15 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
     '</form>',
     '</div>',
   ].join('');
+}
+
+/**
+ * The form as the embed shows it (`<frontdoor-form kind="…">` on a page of another site): the same
+ * fields, messages and confirmation as the site's own, sent by script only. `pagePath` is the path
+ * of the page it sits on, recorded as `sourcePage` when the contract allows that path.
+ */
+export function renderEmbeddedForm(kind: FormKind, pagePath: string, salesEmail: string): string {
+  return renderForm(FORMS[kind], { pagePath, salesEmail, noScriptPost: false });
 }
 
 /** The section around a form, with the anchor the no-JS post returns to. */

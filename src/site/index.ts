@@ -14,8 +14,8 @@ export {
   navigationOf,
   shortTitleOf,
 } from './paths.js';
-export { assetUrl, siteAssets } from './assets.js';
-export { FORMS, type FormDescriptor, type FormKind, type FormState } from './forms.js';
+export { assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
+export { FORMS, renderEmbeddedForm, type FormDescriptor, type FormKind, type FormState } from './forms.js';
 export {
   renderConfirmationPage,
   renderContentPage,

@@ -80,6 +80,23 @@ describe('/openapi.json', () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 
+  it('with CORS_ORIGINS (which adds headers and text to the form operations) passes both checks too', async () => {
+    const withCors = buildOpenApiDocument({
+      publicBaseUrl: BASE,
+      bodyLimitBytes: served.config.bodyLimitBytes,
+      siteName: served.site.info.name,
+      corsOrigins: ['https://docs.example.com', 'http://localhost:8080'],
+    });
+    const text = JSON.stringify(withCors, null, 2);
+    expect(text).toContain('"Access-Control-Allow-Origin"');
+    const result = await new Validator().validate(JSON.parse(text) as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    const file = join(scratch, 'openapi-cors.json');
+    writeFileSync(file, text);
+    const report = await redoclyLint(file);
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+  });
+
   it('every component is referenced, or named in a description as the shape of an open object', () => {
     const text = bytes.toString('utf8');
     const document = JSON.parse(text) as { components: { schemas: Record<string, unknown> } };

@@ -48,12 +48,18 @@ function send(request: FastifyRequest, reply: FastifyReply, document: ServedDocu
 /** The values the documents are generated from, taken from the running server's own rooms. */
 export function discoveryInputOf(context: Pick<AppContext, 'config' | 'site' | 'ask'>): DiscoveryInput {
   const { config, site, ask } = context;
-  return {
+  const common: DiscoveryInput = {
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
+    corsOrigins: config.corsOrigins,
     site,
     answerQuery: (text, maxResults) =>
       ask.exampleAnswer({ text, maxResults, conversationId: null }, EXAMPLE_REQUEST_ID),
+  };
+  // Beside a site served elsewhere (PAGES=off) pages link to the site's own pages, not to twins.
+  if (!config.pages) return { ...common, servesPages: false };
+  return {
+    ...common,
     markdownPathOf,
     renderHtmlPage: (parts) =>
       renderLayout({

@@ -11,6 +11,7 @@ import {
 import { endpointNotFoundBody } from '../../contract/index.js';
 import { registerAssetRoutes } from '../site-routes/assets.js';
 import { registerContentPageRoutes } from '../site-routes/content-pages.js';
+import { registerEmbedRoutes } from '../site-routes/embed.js';
 import { registerFormRoutes } from '../site-routes/forms.js';
 import { decodedPath, sendHtml, type SiteRoutesContext } from '../site-routes/replies.js';
 import { registerSearchPageRoute } from '../site-routes/search-page.js';
@@ -30,6 +31,10 @@ function wantsHtml(request: FastifyRequest): boolean {
  * browser is shown the HTML 404 page; anything else gets the Error envelope, as do errors raised
  * before such a request is known to match nothing (a malformed body, say), since it was never a
  * page request. Hence two levels: this one for unmatched requests, a child for the page routes.
+ *
+ * With PAGES=off (beside a site served elsewhere, docs/beside-your-site.md) there are no pages:
+ * only the embed is served here, and every other path, the root included, is a 404 in the Error
+ * envelope, whatever the client accepts.
  */
 export async function registerSiteSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
   const { context, allowedMethods } = options;
@@ -50,6 +55,11 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
 
   await app.register(async (site) => {
     site.setErrorHandler(errorHandlerRendering(renderEnvelope, { bodyLimitBytes }));
+    registerEmbedRoutes(site, routes);
+    if (!context.config.pages) {
+      site.setNotFoundHandler(notFoundHandler(allowedMethods));
+      return;
+    }
     site.setNotFoundHandler(notFoundHandler(allowedMethods, notFound));
     await site.register(async (pages) => {
       pages.setErrorHandler(errorHandlerRendering(renderPage, { bodyLimitBytes }));

@@ -22,6 +22,7 @@ import type { AppContext, SurfaceOptions } from '../context.js';
 import { errorHandlerRendering, notFoundHandler, renderEnvelope, sendEnvelope } from '../errors.js';
 import { clientAddress } from '../client-address.js';
 import { crossSiteProblem } from '../cross-site.js';
+import { registerFormCors } from '../form-cors.js';
 import { limitSubmission } from '../rate-limit.js';
 
 const validateLead = createValidator(LeadRequestSchema);
@@ -92,6 +93,10 @@ export async function registerApiSurface(app: FastifyInstance, options: SurfaceO
       );
       api.setNotFoundHandler(notFoundHandler(allowedMethods));
       api.get('/*', (_request, reply) => reply.callNotFound());
+      registerFormCors(api, context.config.corsOrigins, [
+        underApiPrefix(SUBMISSION_PATHS.lead),
+        underApiPrefix(SUBMISSION_PATHS.suggestion),
+      ]);
       registerSubmissionRoutes(api, context);
     },
     { prefix: API_PREFIX },
@@ -118,7 +123,8 @@ function registerSubmissionRoutes(app: FastifyInstance, context: AppContext): vo
     limit: 'leads' | 'suggestions',
   ) => {
     reply.header('cache-control', 'no-store');
-    const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
+    const { publicBaseUrl, corsOrigins } = context.config;
+    const crossSite = crossSiteProblem(request.headers, publicBaseUrl, corsOrigins);
     if (crossSite) return sendEnvelope(reply, 400, validationErrorBody([crossSite]));
     const key = readIdempotencyKey(request.headers);
     const result = validate(request.body);

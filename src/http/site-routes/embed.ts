@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { endpointNotFoundBody } from '../../contract/index.js';
+import {
+  EMBED_ASSETS,
+  FORMS,
+  HTML_TYPE,
+  renderEmbeddedForm,
+  siteAssets,
+  type FormKind,
+} from '../../site/index.js';
+import { sendEnvelope } from '../errors.js';
+import { sendAsset } from './assets.js';
+import { PAGE_CACHE_CONTROL, queryParam, type SiteRoutesContext } from './replies.js';
+
+/**
+ * Module scripts load in CORS mode: another origin's page may load the embed only with this. The
+ * files and the form markup are public and the same for everyone (no credentials), hence `*`.
+ */
+const EMBED_CORS = { 'access-control-allow-origin': '*' } as const;
+
+/** Longest `page` accepted: the contract's sourcePage is at most 300 characters. */
+const PAGE_PATH_LIMIT = 2_000;
+
+/**
+ * The embed (docs/beside-your-site.md#the-embed): frontdoor.js, the modules it imports and frontdoor.css under
+ * /embed/, and the markup of a form for `<frontdoor-form kind="…">` at /embed/forms/{kind}, for
+ * the page whose path is given as `page`. Served whether or not this server serves pages.
+ */
+export function registerEmbedRoutes(app: FastifyInstance, routes: SiteRoutesContext): void {
+  const assets = siteAssets();
+  app.get<{ Params: { name: string } }>('/embed/:name', (request, reply) => {
+    const asset = EMBED_ASSETS.includes(request.params.name) ? assets.get(request.params.name) : undefined;
+    if (!asset) return reply.callNotFound();
+    reply.headers(EMBED_CORS);
+    return sendAsset(request, reply, asset);
+  });
+  app.get<{ Params: { kind: string } }>('/embed/forms/:kind', (request, reply) => {
+    const { kind } = request.params;
+    if (!Object.hasOwn(FORMS, kind))
+      return sendEnvelope(reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!));
+    const page = queryParam(request, 'page');
+    // Any other value is simply not a page path: the form then carries no sourcePage.
+    const pagePath = page.startsWith('/') && page.length <= PAGE_PATH_LIMIT ? page : '';
+    const html = renderEmbeddedForm(kind as FormKind, pagePath, routes.view().site.info.salesEmail);
+    return reply.headers(EMBED_CORS).header('cache-control', PAGE_CACHE_CONTROL).type(HTML_TYPE).send(html);
+  });
+}
