@@ -10,8 +10,9 @@ import tseslint from 'typescript-eslint';
  *      configuration, the Unicode folding and code point order that content and search share, the
  *      SQLite connection and schema migrations that submissions and insight share, and the bounded
  *      caches that nlweb and site share;
- *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
- *      snapshot, the operators' listener (insight and metrics add routes to it);
+ *   2. content, search, snapshot, admin, crawl: the content model, the search engine, the on-disk
+ *      snapshot, the operators' listener (insight and metrics add routes to it), the crawler that
+ *      mirrors a live site (CONTENT_URL) into the folder content reads;
  *   3. nlweb, submissions, discovery: /ask, the forms' outbox, the discovery documents;
  *   4. site, limits, metrics: the HTML site (links the discovery documents, searches through
  *      nlweb), rate limits and counters over nlweb and submissions;
@@ -21,7 +22,7 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = [
   ['contract', 'config', 'unicode', 'storage', 'cache'],
-  ['content', 'search', 'snapshot', 'admin'],
+  ['content', 'search', 'snapshot', 'admin', 'crawl'],
   ['nlweb', 'submissions', 'discovery'],
   ['site', 'limits', 'metrics'],
   ['insight'],
