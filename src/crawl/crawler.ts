@@ -198,8 +198,8 @@ export class Crawler {
       if (crawlDelayMs > 0) pacer.atLeast(Math.min(crawlDelayMs, MAX_CRAWL_DELAY_MS));
       this.#robots = robots;
       const { urls, skipped } = await this.#readSitemaps(pacer, robots);
-      const result = await this.#fetchPages(urls, pacer);
-      backOffMs = result.backOffMs;
+      const { backOffMs: askedMs, ...result } = await this.#fetchPages(urls, pacer);
+      backOffMs = askedMs;
       const listed = new Set(urls);
       let removed = result.removed;
       for (const [url, record] of Object.entries(this.#manifest.pages)) {
@@ -239,8 +239,8 @@ export class Crawler {
     let outcome: CrawlOutcome;
     let backOffMs = 0;
     try {
-      const result = await this.#fetchPages(urls, pacer);
-      backOffMs = result.backOffMs;
+      const { backOffMs: askedMs, ...result } = await this.#fetchPages(urls, pacer);
+      backOffMs = askedMs;
       outcome = { ...result, status: 'crawled' };
     } catch {
       return this.#closedOutcome();

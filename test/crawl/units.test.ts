@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { Pacer } from '../../src/crawl/fetch.js';
 import { mirrorPath, withCanonical } from '../../src/crawl/mirror.js';
 import { MAX_SITEMAP_BYTES, parseSitemap } from '../../src/crawl/sitemap.js';
 
@@ -131,5 +132,34 @@ describe('the mirror layout', () => {
     );
     const own = Buffer.from('<head><link href="https://a.example/b" rel=canonical></head>');
     expect(withCanonical(own, '/a')).toBe(own);
+  });
+});
+
+describe('the pace of requests', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('starts requests CRAWL_DELAY_MS apart, however many workers ask at once, and Crawl-delay raises it', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const pacer = new Pacer(100, new AbortController().signal);
+    const started: number[] = [];
+    const worker = async (turns: number) => {
+      for (let i = 0; i < turns; i += 1) {
+        await pacer.turn();
+        started.push(Date.now());
+      }
+    };
+    const workers = Promise.all([worker(3), worker(3)]);
+    await vi.runAllTimersAsync();
+    await workers;
+    expect(started).toEqual([0, 100, 200, 300, 400, 500]);
+    pacer.atLeast(1000);
+    pacer.atLeast(10);
+    expect(pacer.spacingMs).toBe(1000);
+    const next = worker(2);
+    await vi.runAllTimersAsync();
+    await next;
+    expect(started.slice(6)).toEqual([600, 1600]);
   });
 });
