@@ -489,6 +489,12 @@ export class Crawler {
     const asked = new Set(urls);
     for (const [url, record] of Object.entries(this.#manifest.pages))
       if (record.file !== null && !asked.has(url)) claimed.set(record.file, url);
+    // Each file belongs to the first listed URL it is the place of, whatever answers first: a page
+    // that redirects to another listed page, or a second URL for the same file, does not take it.
+    for (const url of urls) {
+      const file = mirrorPath(new URL(url))?.file;
+      if (file !== undefined && !claimed.has(file)) claimed.set(file, url);
+    }
     let next = 0;
     let stopped = false;
     const work = async () => {
@@ -558,7 +564,7 @@ export class Crawler {
           { page: shown(url), reason: describe(result) },
           'crawl: page removed from the mirror',
         );
-        return this.#remove(url) ? { kind: 'removed' } : { kind: 'same' };
+        return this.#remove(url, claimed) ? { kind: 'removed' } : { kind: 'same' };
       case 'failed':
         this.#failed(url, describe(result));
         return { kind: 'failed', ...(result.backOffMs !== undefined ? { backOffMs: result.backOffMs } : {}) };
@@ -581,14 +587,15 @@ export class Crawler {
         { page: shown(url), to: shown(result.url) },
         'crawl: page redirects to a URL kept for another entry; not mirrored',
       );
-      return this.#remove(url) ? { kind: 'removed' } : { kind: 'same' };
+      return this.#remove(url, claimed) ? { kind: 'removed' } : { kind: 'same' };
     }
     claimed.set(place.file, url);
     const bytes = place.canonical ? withCanonical(result.body, final.pathname) : result.body;
     const digest = sha256(bytes);
     const previous = this.#manifest.pages[url];
     const same = previous?.file === place.file && previous.sha256 === digest;
-    if (previous?.file && previous.file !== place.file) removeMirrored(this.#config.siteDir, previous.file);
+    if (previous?.file && previous.file !== place.file && (claimed.get(previous.file) ?? url) === url)
+      removeMirrored(this.#config.siteDir, previous.file);
     if (!same) writeAtomically(join(this.#config.siteDir, place.file), bytes);
     this.#manifest.pages[url] = {
       file: place.file,
@@ -603,11 +610,17 @@ export class Crawler {
     return { kind: same ? 'same' : 'changed' };
   }
 
-  /** Takes a page out of the mirror; whether a file was removed. */
-  #remove(url: string): boolean {
+  /**
+   * Takes a page out of the mirror; whether a file was removed. Its file stays when another entry
+   * of this crawl now stands for it (a page that redirects to another listed page).
+   */
+  #remove(url: string, claimed: Map<string, string>): boolean {
     const record = this.#manifest.pages[url];
     delete this.#manifest.pages[url];
     if (!record?.file) return false;
+    const owner = claimed.get(record.file);
+    if (owner !== undefined && owner !== url) return false;
+    claimed.delete(record.file);
     removeMirrored(this.#config.siteDir, record.file);
     return true;
   }

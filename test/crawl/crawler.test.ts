@@ -270,4 +270,27 @@ describe('the crawler mirrors a site by its sitemap', () => {
       lastError: 'not asked: the server asked to slow down',
     });
   });
+
+  it('keeps a redirected page under its final URL, unless another listed page stands there', async () => {
+    const server = await origin();
+    site(server, ['/new/']);
+    server.routes.set('/sitemap.xml', {
+      body: sitemapOf(['/old/', '/new/', '/short'].map((path) => `${server.url}${path}`)),
+      contentType: 'application/xml',
+    });
+    server.routes.set('/old/', (res) => res.writeHead(301, { location: '/new/' }).end());
+    server.routes.set('/short', (res) => res.writeHead(302, { location: '/long/' }).end());
+    server.routes.set('/long/', { body: page('Long') });
+    const { crawler: c, file, manifest } = crawler(`${server.url}/sitemap.xml`, { CRAWL_CONCURRENCY: '1' });
+    expect(await c.start()).toMatchObject({ fetched: 3, pages: 2 });
+    expect(readFileSync(file('new/index.html'), 'utf8')).toBe(page('Page /new/'));
+    expect(readFileSync(file('long/index.html'), 'utf8')).toBe(page('Long'));
+    expect(existsSync(file('short.html'))).toBe(false);
+    const pages = manifest().pages;
+    expect(pages[`${server.url}/short`]).toMatchObject({
+      file: 'long/index.html',
+      finalUrl: `${server.url}/long/`,
+    });
+    expect(Object.keys(pages)).not.toContain(`${server.url}/old/`);
+  });
 });
