@@ -79,6 +79,8 @@ export class Crawler {
   #tail: Promise<unknown> = Promise.resolve();
   #queued: Promise<CrawlOutcome> | null = null;
   #crawls = 0;
+  #crawledWell = false;
+  #firstError: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
   readonly #closing = new AbortController();
@@ -112,6 +114,17 @@ export class Crawler {
   /** Whether the mirror holds a previous run's crawl (served until the first crawl ends). */
   get hasMirror(): boolean {
     return this.#hadMirror;
+  }
+
+  /**
+   * Why the content is not there yet, for readiness: null once a crawl has ended well, or from the
+   * start when a previous run's mirror is served.
+   */
+  waiting(): string | null {
+    if (this.#hadMirror || this.#crawledWell) return null;
+    return this.#firstError === null
+      ? 'search index: the first crawl of CONTENT_URL has not finished (see the crawl log lines)'
+      : `search index: no crawl of CONTENT_URL has succeeded yet (${this.#firstError}); it is tried again every CRAWL_RETRY_MS`;
   }
 
   /** Crawls ended so far (failed ones included). */
@@ -256,6 +269,8 @@ export class Crawler {
     full: boolean,
   ): Promise<CrawlOutcome> {
     this.#crawls += 1;
+    if (outcome.status === 'crawled') this.#crawledWell = true;
+    else this.#firstError = outcome.error ?? 'failed';
     if (outcome.status === 'crawled') this.#manifest.crawledAt = new Date().toISOString();
     try {
       writeManifest(this.#config.manifestFile, this.#manifest);

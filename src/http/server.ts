@@ -176,12 +176,8 @@ export async function startServer(
   // With CONTENT_URL the content folder is the crawler's mirror: made (empty) before it is read,
   // and served as a previous run left it until the first crawl ends.
   const crawler = config.crawl ? new Crawler({ config: config.crawl, logger }) : null;
-  let firstCrawlPending: string | null =
-    crawler && !crawler.hasMirror
-      ? 'search index: the first crawl of CONTENT_URL has not finished (see the crawl log lines)'
-      : null;
   const { context, loaded } = await createLiveAppContext(config, logger, {
-    ...(crawler ? { contentWaiting: () => firstCrawlPending } : {}),
+    ...(crawler ? { contentWaiting: () => crawler.waiting() } : {}),
   });
   const { submissions, insight } = context;
   const contextReady = process.hrtime.bigint();
@@ -255,10 +251,7 @@ export async function startServer(
   );
   const reload = (reason: string) => reloader.reload(reason);
   crawler?.onChange((reason) => reload(reason));
-  const firstCrawl =
-    crawler?.start().finally(() => {
-      firstCrawlPending = null;
-    }) ?? null;
+  const firstCrawl = crawler?.start() ?? null;
   const onHangup = () => void (crawler ? crawler.crawl('SIGHUP') : reload('SIGHUP'));
   process.on('SIGHUP', onHangup);
   let watcher: ContentWatcher | null = null;

@@ -246,9 +246,11 @@ describe('the crawler mirrors a site by its sitemap', () => {
     expect(refused).toMatchObject({ status: 'failed', changed: false });
     expect(refused.error).toContain('robots.txt unreachable (answered 503)');
     expect(server.requests.map((r) => r.path)).toEqual(['/robots.txt']);
+    expect(c.waiting()).toContain('no crawl of CONTENT_URL has succeeded yet (robots.txt unreachable');
 
     server.routes.delete('/robots.txt'); // 404: everything allowed
     expect(await c.crawl('again')).toMatchObject({ status: 'crawled', pages: 1 });
+    expect(c.waiting()).toBeNull();
     server.routes.set('/sitemap.xml', { body: '<html>not a sitemap</html>', contentType: 'text/html' });
     const broken = await c.crawl('broken sitemap');
     expect(broken.status).toBe('failed');
