@@ -217,7 +217,7 @@ export class Crawler {
       let removed = result.removed;
       for (const [url, record] of Object.entries(this.#manifest.pages)) {
         if (listed.has(url)) continue;
-        if (record.file !== null) removeMirrored(this.#config.siteDir, record.file);
+        if (record.file !== null) await removeMirrored(this.#config.siteDir, record.file);
         if (record.file !== null) removed += 1;
         delete this.#manifest.pages[url];
       }
@@ -273,7 +273,7 @@ export class Crawler {
     else this.#firstError = outcome.error ?? 'failed';
     if (outcome.status === 'crawled') this.#manifest.crawledAt = new Date().toISOString();
     try {
-      writeManifest(this.#config.manifestFile, this.#manifest);
+      await writeManifest(this.#config.manifestFile, this.#manifest);
     } catch (error) {
       this.#logger.error(
         { err: error },
@@ -579,7 +579,7 @@ export class Crawler {
           { page: shown(url), reason: describe(result) },
           'crawl: page removed from the mirror',
         );
-        return this.#remove(url, claimed) ? { kind: 'removed' } : { kind: 'same' };
+        return (await this.#remove(url, claimed)) ? { kind: 'removed' } : { kind: 'same' };
       case 'failed':
         this.#failed(url, describe(result));
         return { kind: 'failed', ...(result.backOffMs !== undefined ? { backOffMs: result.backOffMs } : {}) };
@@ -588,11 +588,11 @@ export class Crawler {
     }
   }
 
-  #keep(
+  async #keep(
     url: string,
     result: Extract<FetchResult, { kind: 'ok' }>,
     claimed: Map<string, string>,
-  ): { kind: 'changed' | 'same' | 'removed' } {
+  ): Promise<{ kind: 'changed' | 'same' | 'removed' }> {
     const final = new URL(result.url);
     const place = mirrorPath(final);
     const owner = place && claimed.get(place.file);
@@ -602,7 +602,7 @@ export class Crawler {
         { page: shown(url), to: shown(result.url) },
         'crawl: page redirects to a URL kept for another entry; not mirrored',
       );
-      return this.#remove(url, claimed) ? { kind: 'removed' } : { kind: 'same' };
+      return (await this.#remove(url, claimed)) ? { kind: 'removed' } : { kind: 'same' };
     }
     claimed.set(place.file, url);
     const bytes = place.canonical ? withCanonical(result.body, final.pathname) : result.body;
@@ -610,8 +610,8 @@ export class Crawler {
     const previous = this.#manifest.pages[url];
     const same = previous?.file === place.file && previous.sha256 === digest;
     if (previous?.file && previous.file !== place.file && (claimed.get(previous.file) ?? url) === url)
-      removeMirrored(this.#config.siteDir, previous.file);
-    if (!same) writeAtomically(join(this.#config.siteDir, place.file), bytes);
+      await removeMirrored(this.#config.siteDir, previous.file);
+    if (!same) await writeAtomically(join(this.#config.siteDir, place.file), bytes);
     this.#manifest.pages[url] = {
       file: place.file,
       ...(result.url !== url ? { finalUrl: result.url } : {}),
@@ -629,14 +629,14 @@ export class Crawler {
    * Takes a page out of the mirror; whether a file was removed. Its file stays when another entry
    * of this crawl now stands for it (a page that redirects to another listed page).
    */
-  #remove(url: string, claimed: Map<string, string>): boolean {
+  async #remove(url: string, claimed: Map<string, string>): Promise<boolean> {
     const record = this.#manifest.pages[url];
     delete this.#manifest.pages[url];
     if (!record?.file) return false;
     const owner = claimed.get(record.file);
     if (owner !== undefined && owner !== url) return false;
     claimed.delete(record.file);
-    removeMirrored(this.#config.siteDir, record.file);
+    await removeMirrored(this.#config.siteDir, record.file);
     return true;
   }
 

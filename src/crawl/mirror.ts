@@ -1,14 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  openSync,
-  fsyncSync,
-  closeSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 
 /**
@@ -59,32 +51,35 @@ export function withCanonical(html: Buffer, path: string): Buffer {
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-/** Writes `bytes` to `file` through a temporary file in the same folder, fsynced, then renamed. */
-export function writeAtomically(file: string, bytes: Buffer | string): void {
-  mkdirSync(dirname(file), { recursive: true });
+/**
+ * Writes `bytes` to `file` through a temporary file in the same folder, fsynced, then renamed.
+ * Asynchronous: the server answers requests while a crawl writes (an fsync can take a while).
+ */
+export async function writeAtomically(file: string, bytes: Buffer | string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(temporary, bytes);
-    const fd = openSync(temporary, 'r');
+    const handle = await open(temporary, 'w');
     try {
-      fsyncSync(fd);
+      await handle.writeFile(bytes);
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temporary, file);
+    await rename(temporary, file);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    await rm(temporary, { force: true });
     throw error;
   }
 }
 
 /** Removes a page's file, and the folders it leaves empty up to the mirror's root. */
-export function removeMirrored(siteDir: string, file: string): void {
-  rmSync(join(siteDir, file), { force: true });
+export async function removeMirrored(siteDir: string, file: string): Promise<void> {
+  await rm(join(siteDir, file), { force: true });
   let folder = dirname(join(siteDir, file));
   while (folder.length > siteDir.length && folder.startsWith(siteDir + sep)) {
     try {
-      rmSync(folder); // fails unless empty: that is the point
+      await rmdir(folder); // fails unless empty: that is the point
     } catch {
       return;
     }
@@ -153,10 +148,10 @@ export function readManifest(file: string, sitemapUrl: string): Manifest | null 
 }
 
 /** Writes the manifest atomically, its pages in code point order of their URLs (same crawl, same bytes). */
-export function writeManifest(file: string, manifest: Manifest): void {
+export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
   const pages: Record<string, PageRecord> = {};
   for (const url of Object.keys(manifest.pages).sort()) pages[url] = manifest.pages[url]!;
   const sitemaps: Manifest['sitemaps'] = {};
   for (const url of Object.keys(manifest.sitemaps).sort()) sitemaps[url] = manifest.sitemaps[url]!;
-  writeAtomically(file, `${JSON.stringify({ ...manifest, sitemaps, pages }, null, 1)}\n`);
+  await writeAtomically(file, `${JSON.stringify({ ...manifest, sitemaps, pages }, null, 1)}\n`);
 }
