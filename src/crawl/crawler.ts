@@ -597,10 +597,10 @@ export class Crawler {
     const place = mirrorPath(final);
     const owner = place && claimed.get(place.file);
     if (place === null || (owner !== undefined && owner !== url)) {
-      // A redirect to a URL with a query, or to a page another sitemap URL already stands for.
+      // A redirect to a URL with a query, or a page whose file another sitemap URL stands for.
       this.#logger.warn(
         { page: shown(url), to: shown(result.url) },
-        'crawl: page redirects to a URL kept for another entry; not mirrored',
+        'crawl: page not mirrored: its URL has no file, or another sitemap URL stands for the same file',
       );
       return (await this.#remove(url, claimed)) ? { kind: 'removed' } : { kind: 'same' };
     }
