@@ -80,6 +80,11 @@ export class Crawler {
   #queued: Promise<CrawlOutcome> | null = null;
   #crawls = 0;
   #crawledWell = false;
+  /**
+   * Set by every write or removal in the mirror, cleared when a reload is asked for: a crawl that
+   * failed half-way (a full disk) still has the files it changed reloaded by the next one.
+   */
+  #mirrorChanged = false;
   #firstError: string | null = null;
   #timer: NodeJS.Timeout | null = null;
   #retryTimer: NodeJS.Timeout | null = null;
@@ -217,7 +222,7 @@ export class Crawler {
       let removed = result.removed;
       for (const [url, record] of Object.entries(this.#manifest.pages)) {
         if (listed.has(url)) continue;
-        if (record.file !== null) await removeMirrored(this.#config.siteDir, record.file);
+        if (record.file !== null) await this.#unlink(record.file);
         if (record.file !== null) removed += 1;
         delete this.#manifest.pages[url];
       }
@@ -255,8 +260,9 @@ export class Crawler {
       const { backOffMs: askedMs, ...result } = await this.#fetchPages(urls, pacer);
       backOffMs = askedMs;
       outcome = { ...result, status: 'crawled' };
-    } catch {
-      return this.#closedOutcome();
+    } catch (error) {
+      if (this.#closing.signal.aborted) return this.#closedOutcome();
+      outcome = { ...this.#noPages(), status: 'failed', error: (error as Error).message };
     }
     return this.#finish('retry of failed pages', outcome, started, backOffMs, false);
   }
@@ -281,7 +287,8 @@ export class Crawler {
       );
     }
     let reload: string | undefined;
-    if (outcome.changed && this.#onChange) {
+    if (this.#mirrorChanged && this.#onChange) {
+      this.#mirrorChanged = false;
       const result = (await this.#onChange(`crawl of CONTENT_URL (${reason})`).catch((error: Error) => ({
         status: `failed: ${error.message}`,
       }))) as { status?: string } | undefined;
@@ -610,8 +617,11 @@ export class Crawler {
     const previous = this.#manifest.pages[url];
     const same = previous?.file === place.file && previous.sha256 === digest;
     if (previous?.file && previous.file !== place.file && (claimed.get(previous.file) ?? url) === url)
-      await removeMirrored(this.#config.siteDir, previous.file);
-    if (!same) await writeAtomically(join(this.#config.siteDir, place.file), bytes);
+      await this.#unlink(previous.file);
+    if (!same) {
+      this.#mirrorChanged = true;
+      await writeAtomically(join(this.#config.siteDir, place.file), bytes);
+    }
     this.#manifest.pages[url] = {
       file: place.file,
       ...(result.url !== url ? { finalUrl: result.url } : {}),
@@ -625,6 +635,12 @@ export class Crawler {
     return { kind: same ? 'same' : 'changed' };
   }
 
+  /** Removes a file of the mirror (see #mirrorChanged). */
+  async #unlink(file: string): Promise<void> {
+    this.#mirrorChanged = true;
+    await removeMirrored(this.#config.siteDir, file);
+  }
+
   /**
    * Takes a page out of the mirror; whether a file was removed. Its file stays when another entry
    * of this crawl now stands for it (a page that redirects to another listed page).
@@ -636,7 +652,7 @@ export class Crawler {
     const owner = claimed.get(record.file);
     if (owner !== undefined && owner !== url) return false;
     claimed.delete(record.file);
-    await removeMirrored(this.#config.siteDir, record.file);
+    await this.#unlink(record.file);
     return true;
   }
 
