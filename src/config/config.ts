@@ -131,8 +131,6 @@ export const CONFIG_VARIABLES = {
     'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
   DATA_DIR:
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
-  CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
-  CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   CONTENT_URL:
     'Sitemap (or sitemap index) URL of a live site to crawl and serve instead of CONTENT_DIR (docs/crawl.md).',
   CRAWL_INTERVAL_MS:
@@ -146,6 +144,8 @@ export const CONFIG_VARIABLES = {
   CRAWL_MAX_PAGE_BYTES:
     'Largest page kept, in bytes; a larger one keeps its last good copy (default 5242880).',
   CRAWL_MAX_REDIRECTS: 'Redirects followed for one crawled URL, same origin only (default 5).',
+  CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
+  CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -243,7 +243,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   const contentWatchRaw = read('CONTENT_WATCH') ?? 'on';
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
     problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
-  let contentWatch = contentWatchRaw !== 'off';
+  const contentWatch = contentWatchRaw !== 'off';
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -388,8 +388,6 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
         'CONTENT_DIR and CONTENT_URL are both set: unset one (CONTENT_DIR serves a folder, CONTENT_URL crawls a live site into DATA_DIR).',
       );
     crawl = crawlConfig(contentUrl, dataDir, publicBaseUrl, integer, problems);
-    // The crawler reloads the site when its mirror changes; nothing else writes there.
-    contentWatch = false;
   }
 
   const config: Config = {
@@ -397,7 +395,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     host,
     publicBaseUrl,
     dataDir,
-    contentDir: crawl?.siteDir ?? contentDir,
+    contentDir,
     contentWatch,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
@@ -415,6 +413,12 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     admin,
     crawl,
   };
+
+  if (crawl !== null) {
+    // The content folder is the crawler's mirror, which it reloads itself when it changed.
+    config.contentDir = crawl.siteDir;
+    config.contentWatch = false;
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
