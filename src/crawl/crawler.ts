@@ -274,7 +274,6 @@ export class Crawler {
     backOffMs: number,
     full: boolean,
   ): Promise<CrawlOutcome> {
-    this.#crawls += 1;
     if (outcome.status === 'crawled') this.#crawledWell = true;
     else this.#firstError = outcome.error ?? 'failed';
     if (outcome.status === 'crawled') this.#manifest.crawledAt = new Date().toISOString();
@@ -314,6 +313,8 @@ export class Crawler {
         outcome.changed ? 'crawl finished: the site changed' : 'crawl finished: nothing changed',
       );
     this.#schedule(outcome, backOffMs, full);
+    // Last: a crawl counts once its files, manifest, reload and log line are done.
+    this.#crawls += 1;
     return outcome;
   }
 

@@ -295,4 +295,18 @@ describe('the crawler mirrors a site by its sitemap', () => {
     });
     expect(Object.keys(pages)).not.toContain(`${server.url}/old/`);
   });
+
+  it('crawls again by itself every CRAWL_INTERVAL_MS, conditionally', async () => {
+    const server = await origin();
+    site(server, ['/a/']);
+    const { crawler: c, records } = crawler(`${server.url}/sitemap.xml`, { CRAWL_INTERVAL_MS: '1000' });
+    await c.start();
+    const first = server.requests.length;
+    await waitFor('the scheduled crawl', () => c.crawls >= 2);
+    expect(
+      records.filter((r) => r.reason === 'schedule' && r.msg === 'crawl finished: nothing changed'),
+    ).toHaveLength(1);
+    const scheduled = server.requests.slice(first).filter((request) => request.path !== '/robots.txt');
+    expect(scheduled.map((request) => request.headers['if-none-match'])).toEqual(['"map-1"', '"/a/-1"']);
+  });
 });
