@@ -309,4 +309,28 @@ describe('the crawler mirrors a site by its sitemap', () => {
     const scheduled = server.requests.slice(first).filter((request) => request.path !== '/robots.txt');
     expect(scheduled.map((request) => request.headers['if-none-match'])).toEqual(['"map-1"', '"/a/-1"']);
   });
+
+  it('bounds a page by its declared length and by its decompressed bytes', async () => {
+    const server = await origin();
+    site(server, ['/small/']);
+    server.routes.set('/sitemap.xml', {
+      body: sitemapOf(['/small/', '/declared/', '/bomb/'].map((path) => `${server.url}${path}`)),
+      contentType: 'application/xml',
+    });
+    server.routes.set('/declared/', { body: 'x'.repeat(8192) });
+    // 1 MiB of HTML that travels as about 1 KiB.
+    server.routes.set('/bomb/', (res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+        .end(gzipSync(Buffer.alloc(1 << 20, 'a'))),
+    );
+    const { crawler: c, manifest } = crawler(`${server.url}/sitemap.xml`, { CRAWL_MAX_PAGE_BYTES: '4096' });
+    expect(await c.start()).toMatchObject({ fetched: 1, failed: 2, pages: 1 });
+    const pages = manifest().pages;
+    for (const path of ['/declared/', '/bomb/'])
+      expect(pages[`${server.url}${path}`]).toMatchObject({
+        file: null,
+        lastError: 'larger than 4096 bytes',
+      });
+  });
 });
