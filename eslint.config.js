@@ -10,10 +10,11 @@ import tseslint from 'typescript-eslint';
  *      configuration, the Unicode folding and code point order that content and search share, the
  *      SQLite connection and schema migrations that submissions and insight share, and the bounded
  *      caches that nlweb and site share;
- *   2. content, search, snapshot, admin, crawl: the content model, the search engine, the on-disk
- *      snapshot, the operators' listener (insight and metrics add routes to it), the crawler that
- *      mirrors a live site (CONTENT_URL) into the folder content reads;
- *   3. nlweb, submissions, discovery: /ask, the forms' outbox, the discovery documents;
+ *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
+ *      snapshot, the operators' listener (insight and metrics add routes to it);
+ *   3. nlweb, submissions, discovery, crawl: /ask, the forms' outbox, the discovery documents, the
+ *      crawler that mirrors a live site (CONTENT_URL) into the content folder (its files written
+ *      as snapshot writes its own);
  *   4. site, limits, metrics: the HTML site (links the discovery documents, searches through
  *      nlweb), rate limits and counters over nlweb and submissions;
  *   5. insight: the site owner's reports over searches, documents and submissions;
@@ -22,8 +23,8 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = [
   ['contract', 'config', 'unicode', 'storage', 'cache'],
-  ['content', 'search', 'snapshot', 'admin', 'crawl'],
-  ['nlweb', 'submissions', 'discovery'],
+  ['content', 'search', 'snapshot', 'admin'],
+  ['nlweb', 'submissions', 'discovery', 'crawl'],
   ['site', 'limits', 'metrics'],
   ['insight'],
   ['http'],

@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
+import { writeFileAtomically } from '../snapshot/index.js';
 
 /**
  * The mirror: the crawled pages laid out as a static host serves them, so that a loader of built
@@ -52,25 +53,12 @@ export function withCanonical(html: Buffer, path: string): Buffer {
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Writes `bytes` to `file` through a temporary file in the same folder, fsynced, then renamed.
+ * Writes a mirrored file atomically (snapshot's writeFileAtomically), making its folder first.
  * Asynchronous: the server answers requests while a crawl writes (an fsync can take a while).
  */
 export async function writeAtomically(file: string, bytes: Buffer | string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(file, [typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes]);
 }
 
 /** Removes a page's file, and the folders it leaves empty up to the mirror's root. */
