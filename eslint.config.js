@@ -12,7 +12,9 @@ import tseslint from 'typescript-eslint';
  *      caches that nlweb and site share;
  *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
  *      snapshot, the operators' listener (insight and metrics add routes to it);
- *   3. nlweb, submissions, discovery: /ask, the forms' outbox, the discovery documents;
+ *   3. nlweb, submissions, discovery, crawl: /ask, the forms' outbox, the discovery documents, the
+ *      crawler that mirrors a live site (CONTENT_URL) into the content folder (its files written
+ *      as snapshot writes its own);
  *   4. site, limits, metrics: the HTML site (links the discovery documents, searches through
  *      nlweb), rate limits and counters over nlweb and submissions;
  *   5. insight: the site owner's reports over searches, documents and submissions;
@@ -22,7 +24,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['contract', 'config', 'unicode', 'storage', 'cache'],
   ['content', 'search', 'snapshot', 'admin'],
-  ['nlweb', 'submissions', 'discovery'],
+  ['nlweb', 'submissions', 'discovery', 'crawl'],
   ['site', 'limits', 'metrics'],
   ['insight'],
   ['http'],

@@ -14,6 +14,8 @@ const INTEGRATION = [
   'test/config/build-state.test.ts',
   'test/config/secrets-in-errors.test.ts',
   'test/contract/openapi-submissions.test.ts',
+  'test/crawl/crawler.test.ts',
+  'test/crawl/serve.test.ts',
   'test/discovery/openapi.test.ts',
   'test/http/ask-fast-path.test.ts',
   'test/http/end-of-turn.test.ts',

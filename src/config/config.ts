@@ -87,6 +87,39 @@ export interface Config {
   };
   /** The operators' listener (metrics, reports); null when METRICS_PORT is unset. */
   admin: { host: string; port: number } | null;
+  /**
+   * The live site crawled by its sitemap (CONTENT_URL); null when the content is a folder. Its
+   * mirror folder is then `contentDir`.
+   */
+  crawl: CrawlConfig | null;
+}
+
+/** CONTENT_URL and the CRAWL_* settings (docs/crawl.md). */
+export interface CrawlConfig {
+  /** The sitemap (or sitemap index) to crawl; only pages of its origin are fetched. */
+  sitemapUrl: string;
+  /** The mirror of the site's pages, as a static host would serve them: the content folder. */
+  siteDir: string;
+  /** What the crawler knows of each page (validators, last good copy), beside the mirror. */
+  manifestFile: string;
+  /** Time between two crawls; 0 = only at start-up and on SIGHUP. */
+  intervalMs: number;
+  /** A page (or a crawl) that failed is tried again after this. */
+  retryMs: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Least time between the starts of two requests (robots.txt's Crawl-delay can raise it). */
+  delayMs: number;
+  /** Longest a request may take, body included. */
+  timeoutMs: number;
+  /** Most pages taken from the sitemaps. */
+  maxPages: number;
+  /** Largest page kept, in bytes (after decompression). */
+  maxPageBytes: number;
+  /** Redirects followed for one URL (same origin only). */
+  maxRedirects: number;
+  /** The User-Agent sent: FrontdoorBot, its version and a URL. */
+  userAgent: string;
 }
 
 /**
@@ -127,6 +160,19 @@ export const CONFIG_VARIABLES = {
     'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
   DATA_DIR:
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
+  CONTENT_URL:
+    'Sitemap (or sitemap index) URL of a live site to crawl and serve instead of CONTENT_DIR (docs/crawl.md).',
+  CRAWL_INTERVAL_MS:
+    'Time between two crawls of CONTENT_URL, in ms; 0 = only at start and on SIGHUP (default 3600000).',
+  CRAWL_RETRY_MS: 'A page or crawl that failed is tried again after this many ms (default 300000).',
+  CRAWL_CONCURRENCY: 'Crawl requests in flight at once, 1 to 8 (default 2).',
+  CRAWL_DELAY_MS:
+    "Least time between the starts of two crawl requests, in ms; robots.txt's Crawl-delay can raise it (default 500).",
+  CRAWL_TIMEOUT_MS: 'Longest one crawl request may take, body included, in ms (default 15000).',
+  CRAWL_MAX_PAGES: 'Most pages taken from the sitemaps (default 10000).',
+  CRAWL_MAX_PAGE_BYTES:
+    'Largest page kept, in bytes; a larger one keeps its last good copy (default 5242880).',
+  CRAWL_MAX_REDIRECTS: 'Redirects followed for one crawled URL, same origin only (default 5).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   PAGES:
@@ -374,6 +420,16 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     admin = { host: read('METRICS_HOST') ?? '127.0.0.1', port: metricsPort };
   }
 
+  const contentUrl = read('CONTENT_URL');
+  let crawl: CrawlConfig | null = null;
+  if (contentUrl !== undefined) {
+    if (read('CONTENT_DIR') !== undefined)
+      problems.push(
+        'CONTENT_DIR and CONTENT_URL are both set: unset one (CONTENT_DIR serves a folder, CONTENT_URL crawls a live site into DATA_DIR).',
+      );
+    crawl = crawlConfig(contentUrl, dataDir, publicBaseUrl, integer, problems);
+  }
+
   const config: Config = {
     port,
     host,
@@ -397,10 +453,74 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     insight,
     rateLimits,
     admin,
+    crawl,
   };
+
+  if (crawl !== null) {
+    // The content folder is the crawler's mirror, which it reloads itself when it changed.
+    config.contentDir = crawl.siteDir;
+    config.contentWatch = false;
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The crawler's version in its User-Agent: raised when what it fetches or how changes. */
+const CRAWLER_VERSION = '1.0';
+
+function crawlConfig(
+  raw: string,
+  dataDir: string,
+  publicBaseUrl: string,
+  integer: (name: ConfigVariable, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): CrawlConfig | null {
+  const settings = {
+    intervalMs: integer('CRAWL_INTERVAL_MS', 3_600_000, 0, 604_800_000),
+    retryMs: integer('CRAWL_RETRY_MS', 300_000, 1_000, 86_400_000),
+    concurrency: integer('CRAWL_CONCURRENCY', 2, 1, 8),
+    delayMs: integer('CRAWL_DELAY_MS', 500, 0, 60_000),
+    timeoutMs: integer('CRAWL_TIMEOUT_MS', 15_000, 100, 120_000),
+    maxPages: integer('CRAWL_MAX_PAGES', 10_000, 1, 100_000),
+    maxPageBytes: integer('CRAWL_MAX_PAGE_BYTES', 5_242_880, 1_024, 104_857_600),
+    maxRedirects: integer('CRAWL_MAX_REDIRECTS', 5, 0, 20),
+  };
+  if (settings.intervalMs !== 0 && settings.intervalMs < 1_000)
+    problems.push(
+      `CRAWL_INTERVAL_MS="${settings.intervalMs}" is too short: set 0 (crawl only at start and on SIGHUP) or at least 1000.`,
+    );
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(
+      `CONTENT_URL="${raw}" is not an absolute URL: set the site's sitemap, e.g. https://www.example.com/sitemap.xml.`,
+    );
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    problems.push(`CONTENT_URL must start with https:// (or http://): set the site's sitemap URL.`);
+    return null;
+  }
+  // Said without the value: it may hold the very credentials the message is about.
+  if (url.username !== '' || url.password !== '') {
+    problems.push(
+      'CONTENT_URL must not contain a user name or password: the crawler fetches public pages only; remove them from the URL.',
+    );
+    return null;
+  }
+  if (url.hash !== '') problems.push(`CONTENT_URL="${raw}" must not have a #fragment: remove it.`);
+  // One folder per origin (a port is part of it), in characters every file system accepts.
+  const originKey = `${url.protocol.slice(0, -1)}_${url.host}`.replace(/[^a-z0-9.-]/gi, '_');
+  const folder = resolve(dataDir, 'crawl', originKey);
+  return {
+    sitemapUrl: url.href,
+    siteDir: resolve(folder, 'site'),
+    manifestFile: resolve(folder, 'manifest.json'),
+    ...settings,
+    userAgent: `FrontdoorBot/${CRAWLER_VERSION} (+${publicBaseUrl})`,
+  };
 }
 
 function mergeConfigFile(env: ConfigSource, cwd: string, problems: string[]): ConfigSource {

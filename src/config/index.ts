@@ -3,6 +3,7 @@ export type {
   Config,
   ConfigSource,
   ConfigVariable,
+  CrawlConfig,
   DatabaseConfig,
   DeliveryProviderName,
   DeliveryRoute,

@@ -26,6 +26,11 @@ export interface AppContext {
   limits: RateLimits;
   /** Present when the content can be reloaded; routes register the work a new site needs. */
   readonly content?: LiveContent;
+  /**
+   * Why the content is not there yet, while it is being fetched (the first crawl of CONTENT_URL
+   * with no mirror from an earlier run); null once it is. /readyz says it.
+   */
+  readonly contentWaiting?: () => string | null;
 }
 
 /** What app.ts hands each surface it registers (see errors.ts for AllowedMethods). */

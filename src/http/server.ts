@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDataDir, listenError, type Config } from '../config/index.js';
+import { Crawler, type CrawlOutcome } from '../crawl/index.js';
 import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
@@ -31,8 +32,12 @@ export interface RunningServer {
   url: string;
   /** The admin listener's address (metrics), or null when METRICS_PORT is unset. */
   adminUrl: string | null;
-  /** Reloads CONTENT_DIR now (as SIGHUP does). */
+  /** Reloads CONTENT_DIR now (as SIGHUP does without CONTENT_URL). */
   reload(reason: string): Promise<ReloadOutcome>;
+  /** With CONTENT_URL: crawls the site now (as SIGHUP does), reloading the content if it changed. */
+  crawl(reason: string): Promise<CrawlOutcome> | null;
+  /** With CONTENT_URL: the first crawl (started with the server), settled once it has ended. */
+  firstCrawl: Promise<CrawlOutcome> | null;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,8 @@ export interface AppContextOptions {
   /** An already loaded site (tests share one); by default the configured content folder is loaded. */
   site?: Site;
   submissions?: SubmissionServiceOptions;
+  /** See AppContext.contentWaiting. */
+  contentWaiting?: () => string | null;
 }
 
 export interface CreatedAppContext extends AppContext {
@@ -138,6 +145,7 @@ async function createLiveAppContext(
     limits,
     ...(insight ? { insight } : {}),
     content,
+    ...(options.contentWaiting ? { contentWaiting: options.contentWaiting } : {}),
     get site() {
       return content.current.site;
     },
@@ -165,7 +173,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
   if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
-  const { context, loaded } = await createLiveAppContext(config, logger, {});
+  // With CONTENT_URL the content folder is the crawler's mirror: made (empty) before it is read,
+  // and served as a previous run left it until the first crawl ends.
+  const crawler = config.crawl ? new Crawler({ config: config.crawl, logger }) : null;
+  const { context, loaded } = await createLiveAppContext(config, logger, {
+    ...(crawler ? { contentWaiting: () => crawler.waiting() } : {}),
+  });
   const { submissions, insight } = context;
   const contextReady = process.hrtime.bigint();
   const app = await buildApp(context);
@@ -237,7 +250,9 @@ export async function startServer(
     snapshotSaved,
   );
   const reload = (reason: string) => reloader.reload(reason);
-  const onHangup = () => void reload('SIGHUP');
+  crawler?.onChange((reason) => reload(reason));
+  const firstCrawl = crawler?.start() ?? null;
+  const onHangup = () => void (crawler ? crawler.crawl('SIGHUP') : reload('SIGHUP'));
   process.on('SIGHUP', onHangup);
   let watcher: ContentWatcher | null = null;
   if (config.contentWatch) {
@@ -257,6 +272,7 @@ export async function startServer(
       process.off('SIGHUP', onHangup);
       context.content.stopAnalysis();
       watcher?.close();
+      await crawler?.close();
       await reloader.close();
       await snapshotSaved;
       await app.close();
@@ -267,5 +283,14 @@ export async function startServer(
     })();
     return closing;
   };
-  return { app, context, url: `http://${host}:${port}`, adminUrl, reload, close };
+  return {
+    app,
+    context,
+    url: `http://${host}:${port}`,
+    adminUrl,
+    reload,
+    crawl: (reason: string) => crawler?.crawl(reason) ?? null,
+    firstCrawl,
+    close,
+  };
 }

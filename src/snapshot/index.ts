@@ -4,6 +4,7 @@ export {
   readSnapshot,
   SNAPSHOT_FORMAT,
   snapshotKeyDifference,
+  writeFileAtomically,
   writeSnapshot,
 } from './snapshot.js';
 export type { ReadSnapshotOptions, SnapshotKey, SnapshotRead } from './snapshot.js';

@@ -234,11 +234,21 @@ export async function writeSnapshot(file: string, key: SnapshotKey, value: unkno
   length.writeUInt32BE(headerBytes.length);
   await mkdir(dirname(file), { recursive: true });
   await removeAbandonedTemporaries(file, Date.now());
+  await writeFileAtomically(file, [MAGIC, length, headerBytes, payload]);
+  return MAGIC.length + 4 + headerBytes.length + payload.length;
+}
+
+/**
+ * Writes `chunks` to `file` through a temporary file beside it (`<file>.<random>.tmp`), fsynced,
+ * then renamed over it: a reader sees the old file or the new one, never half of one. The folder
+ * must exist. Also the crawler's way of writing its mirror.
+ */
+export async function writeFileAtomically(file: string, chunks: readonly Uint8Array[]): Promise<void> {
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writev([MAGIC, length, headerBytes, payload]);
+      await handle.writev([...chunks]);
       await handle.sync();
     } finally {
       await handle.close();
@@ -248,5 +258,4 @@ export async function writeSnapshot(file: string, key: SnapshotKey, value: unkno
     await rm(temporary, { force: true });
     throw error;
   }
-  return MAGIC.length + 4 + headerBytes.length + payload.length;
 }

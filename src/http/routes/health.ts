@@ -56,7 +56,8 @@ function registerHealthRoutes(app: FastifyInstance, context: AppContext): void {
       clearTimeout(timer);
     }
     const index: Readiness['checks']['index'] = context.ask.pageCount > 0 ? 'ok' : 'empty';
-    if (index === 'empty') reasons.push('search index: no page was loaded from the content folder');
+    if (index === 'empty')
+      reasons.push(context.contentWaiting?.() ?? 'search index: no page was loaded from the content folder');
     return { status: reasons.length === 0 ? 'ready' : 'unavailable', checks: { store, index }, reasons };
   };
 
