@@ -12,6 +12,7 @@ const INTEGRATION = [
   'test/admin/metrics.test.ts',
   'test/cli/**',
   'test/config/build-state.test.ts',
+  'test/http/compression.test.ts',
   'test/contract/openapi-submissions.test.ts',
   'test/discovery/openapi.test.ts',
   'test/http/ask-fast-path.test.ts',

@@ -31,6 +31,8 @@ export interface Config {
   contentDir: string;
   /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
   contentWatch: boolean;
+  /** Compress responses the client accepts in brotli or gzip (COMPRESSION=off behind a compressing proxy). */
+  compression: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -100,6 +102,8 @@ export const CONFIG_VARIABLES = {
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
+  COMPRESSION:
+    'on: send pages, answers and documents in brotli or gzip when the client accepts them; off: behind a proxy that compresses (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -198,6 +202,12 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
     problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
   const contentWatch = contentWatchRaw !== 'off';
+  const compressionRaw = read('COMPRESSION') ?? 'on';
+  if (compressionRaw !== 'on' && compressionRaw !== 'off')
+    problems.push(
+      `COMPRESSION="${compressionRaw}" is not valid: use on (compress for clients that accept it) or off (a proxy in front compresses).`,
+    );
+  const compression = compressionRaw !== 'off';
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -341,6 +351,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     dataDir,
     contentDir,
     contentWatch,
+    compression,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),

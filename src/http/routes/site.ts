@@ -53,7 +53,7 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
     site.setNotFoundHandler(notFoundHandler(allowedMethods, notFound));
     await site.register(async (pages) => {
       pages.setErrorHandler(errorHandlerRendering(renderPage, { bodyLimitBytes }));
-      registerAssetRoutes(pages);
+      registerAssetRoutes(pages, context.config.compression);
       registerSearchPageRoute(pages, routes);
       registerFormRoutes(pages, routes);
       // Last: the content catch-all.
