@@ -5,6 +5,7 @@ import type { QualityRow } from './quality.js';
 import type { HeadToHead, SpeedRow } from './speed.js';
 import type { PipelineStartup, ServerStartup } from './startup.js';
 import type { TypingBenchResult } from './typing.js';
+import { compressionTargetRows, type CompressionBenchResult } from './compression.js';
 import { typingTargetRows } from './typing.js';
 
 export const f4 = (v: number): string => v.toFixed(4);
@@ -91,6 +92,8 @@ export interface SummaryInput {
   http: HttpBenchResult | Error | null;
   /** Part 6; null when skipped. */
   typing: TypingBenchResult | Error | null;
+  /** Part 7; null when skipped. */
+  compression?: CompressionBenchResult | Error | null;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -420,6 +423,15 @@ export function targetRows(input: SummaryInput): TargetRow[] {
   else if (typing instanceof Error)
     rows.push({ target: 'Typing benchmark', measured: 'error', pass: false, note: typing.message });
   else rows.push(...typingTargetRows(typing));
+  const { compression } = input;
+  if (compression instanceof Error)
+    rows.push({
+      target: 'Compression and ceilings (part 7)',
+      measured: 'error',
+      pass: false,
+      note: compression.message,
+    });
+  else if (compression) rows.push(...compressionTargetRows(compression));
   return rows;
 }
 

@@ -18,8 +18,8 @@ export const COMPRESSION_MIN_BYTES = 1024;
  * document, an asset). Measured on a 24.8 KB answer and a 21.3 KB page of the sample site
  * (docs/benchmarks.md, part 7): brotli quality 2 takes ~0.13 ms for 4.4× fewer bytes, where
  * quality 1 (0.08 ms) stays under 4× and quality 4–5 costs 4× the time for 10 % fewer bytes;
- * quality 11 saves another 15 % but takes ~25 ms, so it is kept for bytes compressed once and only
- * up to KEPT_BEST_MAX_BYTES. gzip at level 6 is zlib's default; 9 costs little more once.
+ * quality 11 saves another 15 % but takes 25–60 ms, so it is kept for bytes that live as long as
+ * the site (discovery documents, assets), up to KEPT_BEST_MAX_BYTES. gzip at level 6 is zlib's default; 9 costs little more once.
  */
 export const LEVELS = {
   fresh: { br: 2, gzip: 6 },
@@ -29,8 +29,11 @@ export const LEVELS = {
 
 export type Effort = keyof typeof LEVELS;
 
-/** Kept bytes larger than this are compressed at `kept`, not `best` (llms-full.txt of a big site). */
-export const KEPT_BEST_MAX_BYTES = 256 * 1024;
+/**
+ * Bytes larger than this are compressed at `kept`, not `best`: brotli 11 costs ~2–3 ms per KB,
+ * and it runs on the request that first asks for the coding (llms-full.txt of a big site is MBs).
+ */
+export const KEPT_BEST_MAX_BYTES = 64 * 1024;
 
 /** The body in `coding`, compressed synchronously at the effort's level. */
 export function compress(body: Buffer | string, coding: ContentCoding, effort: Effort): Buffer {

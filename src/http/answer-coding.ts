@@ -21,10 +21,11 @@ const TAIL = Buffer.from(ANSWER_TAIL);
  * response); anything else is compressed whole for its response at the `fresh` level.
  */
 export class AnswerCoder {
-  readonly #splices = new LruCache<AskOutcome, GzipSplice>(
-    ANSWER_SPLICE_BYTES,
-    (splice) => splice.bytes + splice.identityBytes,
-  );
+  readonly #splices: LruCache<AskOutcome, GzipSplice>;
+
+  constructor(keptBytes = ANSWER_SPLICE_BYTES) {
+    this.#splices = new LruCache(keptBytes, (splice) => splice.bytes + splice.identityBytes);
+  }
 
   /** The coded answer's chunks, in order. */
   coded(outcome: AskOutcome, head: string, coding: ContentCoding, popular: boolean): Buffer[] {

@@ -9,7 +9,9 @@ import {
 } from '../../src/compression/index.js';
 import { BUNDLED_CONTENT_DIR } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
+import { AnswerCoder } from '../../src/http/answer-coding.js';
 import { negotiateCoding } from '../../src/http/negotiation.js';
+import type { AskOutcome } from '../../src/nlweb/index.js';
 import { renderSite } from '../../src/site/render-cache.js';
 
 const BOTH = ['br', 'gzip'] as const;
@@ -156,5 +158,46 @@ describe('rendered pages with coded variants', () => {
         expect(bounded.keptBytes).toBeLessThanOrEqual(budget);
       }
     expect(bounded.keptBytes).toBeGreaterThan(budget / 2);
+  });
+});
+
+describe('AnswerCoder', () => {
+  const outcome = (i: number): AskOutcome =>
+    Object.freeze({
+      responseType: 'Answer',
+      contentJson: Buffer.from(
+        JSON.stringify(
+          Array.from({ length: 60 }, (_, j) => ({ url: `/p/${i}/${j}`, text: `passage ${j} of ${i}` })),
+        ),
+      ),
+      summary: { resultCount: 1, queryTermCount: 1, weak: false, topScore: 1 },
+    });
+  const head = '{"_meta":{"response_type":"Answer","version":"0.55","request_id":"r-1"},"content":';
+
+  it('answers a popular answer in gzip from its splice, byte-identical once decoded', () => {
+    const coder = new AnswerCoder();
+    const answer = outcome(1);
+    const chunks = coder.coded(answer, head, 'gzip', true);
+    expect(chunks).toHaveLength(3);
+    const expected = Buffer.concat([Buffer.from(head), answer.contentJson, Buffer.from('}')]);
+    expect(gunzipSync(Buffer.concat(chunks)).equals(expected)).toBe(true);
+    // The deflated content is shared by the next response.
+    expect(coder.coded(answer, head.replace('r-1', 'r-2'), 'gzip', true)[1]).toBe(chunks[1]);
+    const [fresh] = coder.coded(answer, head, 'br', false);
+    expect(brotliDecompressSync(fresh!).equals(expected)).toBe(true);
+  });
+
+  it('keeps its splices within its budget of bytes, identity content counted', () => {
+    const one = new AnswerCoder();
+    one.coded(outcome(0), head, 'gzip', true);
+    const weight = one.keptBytes;
+    expect(weight).toBeGreaterThan(outcome(0).contentJson.length);
+    const budget = weight * 10;
+    const coder = new AnswerCoder(budget);
+    for (let i = 0; i < 50; i++) {
+      coder.coded(outcome(i), head, 'gzip', true);
+      expect(coder.keptBytes).toBeLessThanOrEqual(budget);
+    }
+    expect(coder.keptBytes).toBeGreaterThan(budget / 2);
   });
 });
