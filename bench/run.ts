@@ -490,7 +490,8 @@ async function main(): Promise<void> {
     }
 
     try {
-      server = await measureServerStartup(corpusDir);
+      // FRONTDOOR_BENCH_STARTUP_DIR: another folder for the server rows (e.g. ~40 MB of Markdown).
+      server = await measureServerStartup(process.env.FRONTDOOR_BENCH_STARTUP_DIR || corpusDir);
       const runRow = (
         name: string,
         r: NonNullable<ServerStartup['uncached']> & Partial<ServerStartup['cold']>,
@@ -506,8 +507,10 @@ async function main(): Promise<void> {
         String(r.queries ?? '—'),
       ];
       console.log(
-        `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
-          `${server.pages} pages, PORT=0, LOG_LEVEL=info; ms, RSS in MB\n` +
+        `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, server.corpus)}, ` +
+          `${server.pages} pages, ${(server.markdownBytes / 1e6).toFixed(1)} MB of Markdown, PORT=0, LOG_LEVEL=info; ms, RSS in MB; ` +
+          `peak RSS (VmHWM) cold ${server.cold.peakRssMB.toFixed(0)}, warm ${server.warm.peakRssMB.toFixed(0)} MB; ` +
+          `snapshot ${(server.snapshotBytes / 1e6).toFixed(1)} MB (${(server.snapshotBytes / server.markdownBytes).toFixed(2)}× the Markdown)\n` +
           table(
             [
               '',
