@@ -45,7 +45,7 @@ export interface CachedBody {
 /**
  * Sends a cached body in the coding the request negotiates, with that coding's ETag, or 304 when
  * the client holds that variant already. A body without kept variants is compressed for this
- * response at the `fresh` level (a page asked once).
+ * response at the `fresh` level (a page asked once), with a weak ETag.
  */
 export function sendCached(
   request: FastifyRequest,
@@ -56,7 +56,10 @@ export function sendCached(
   const length = typeof cached.body === 'string' ? Buffer.byteLength(cached.body) : cached.body.length;
   if (enabled) varyOnCoding(reply);
   const coding = codingFor(enabled, request.headers['accept-encoding'], length);
-  const etag = codedEtag(cached.etag, coding);
+  // A body compressed for this response alone may differ in bytes from the variant kept later
+  // (another level): its tag is weak, which If-None-Match still compares equal (RFC 9110 §8.8.3.2).
+  const fresh = coding !== null && cached.variants === undefined;
+  const etag = (fresh ? 'W/' : '') + codedEtag(cached.etag, coding);
   reply.header('etag', etag);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.code(200).type(cached.contentType);
