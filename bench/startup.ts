@@ -352,6 +352,12 @@ export async function measureServerStartup(
     asked += queries;
     const measuredQueryMs = performance.now() - queryStarted;
     pages = Number(listening.pages);
+    // Printed at once: a later step (the reload, the crawl) failing keeps these numbers.
+    console.log(
+      `  ${String(content.source)} start: first answer ${(spawnToFirstAnswerMs / 1000).toFixed(2)} s after spawn, ` +
+        `peak RSS ${peakMB.toFixed(0)} MB, RSS ${rssAfterStartMB.toFixed(0)} MB 3 s later, ` +
+        `${rssMB(server.child.pid!).toFixed(0)} MB after ${queries} distinct questions in ${(measuredQueryMs / 1000).toFixed(0)} s`,
+    );
     return {
       server,
       url,
@@ -372,6 +378,9 @@ export async function measureServerStartup(
     const cold = await run();
     await stopServer(cold.server.child);
     const snapshotBytes = statSync(path.join(env.DATA_DIR, 'content-snapshot.bin')).size;
+    console.log(
+      `  snapshot ${(snapshotBytes / 1e6).toFixed(1)} MB for ${(markdownBytesOf(corpusDir) / 1e6).toFixed(1)} MB of Markdown`,
+    );
     const warm = await run();
     try {
       // A page of the docs corpus, or the first Markdown file of another folder.

@@ -8,11 +8,12 @@ export {
   CODINGS,
   codedEtag,
   compress,
+  compressInBackground,
   COMPRESSION_MIN_BYTES,
   KEPT_BEST_MAX_BYTES,
   LEVELS,
   type ContentCoding,
   type Effort,
 } from './codings.js';
-export { CodedVariants, type CodedBody } from './variants.js';
+export { CodedVariants, type CodedBody, type VariantMaking } from './variants.js';
 export { GzipSplice } from './gzip-splice.js';

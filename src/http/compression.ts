@@ -44,8 +44,8 @@ export interface CachedBody {
 
 /**
  * Sends a cached body in the coding the request negotiates, with that coding's ETag, or 304 when
- * the client holds that variant already. A body without kept variants is compressed for this
- * response at the `fresh` level (a page asked once), with a weak ETag.
+ * the client holds that variant already. A body without a kept variant in that coding is
+ * compressed for this response at the `fresh` level (a page asked once), with a weak ETag.
  */
 export function sendCached(
   request: FastifyRequest,
@@ -56,18 +56,17 @@ export function sendCached(
   const length = typeof cached.body === 'string' ? Buffer.byteLength(cached.body) : cached.body.length;
   if (enabled) varyOnCoding(reply);
   const coding = codingFor(enabled, request.headers['accept-encoding'], length);
-  // A body compressed for this response alone may differ in bytes from the variant kept later
-  // (another level): its tag is weak, which If-None-Match still compares equal (RFC 9110 §8.8.3.2).
-  const fresh = coding !== null && cached.variants === undefined;
-  const etag = (fresh ? 'W/' : '') + codedEtag(cached.etag, coding);
+  const kept = coding === null ? undefined : cached.variants?.get(coding);
+  // A body compressed for this response alone (not kept, or its kept variant not made yet) has
+  // other bytes than the kept variant will: its tag is weak, which If-None-Match still compares
+  // equal (RFC 9110 §8.8.3.2).
+  const etag = (coding !== null && kept === undefined ? 'W/' : '') + codedEtag(cached.etag, coding);
   reply.header('etag', etag);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.code(200).type(cached.contentType);
   if (coding === null) return reply.send(cached.body);
   reply.header('content-encoding', coding);
-  return reply.send(
-    cached.variants ? cached.variants.of(coding).body : compress(cached.body, coding, 'fresh'),
-  );
+  return reply.send(kept?.body ?? compress(cached.body, coding, 'fresh'));
 }
 
 /**
@@ -80,7 +79,7 @@ export class LongLivedVariants {
   of(body: Buffer, etag: string): CodedVariants {
     let variants = this.#variants.get(body);
     if (variants === undefined) {
-      variants = new CodedVariants(body, etag, 'best');
+      variants = new CodedVariants(body, etag, { mode: 'on-request' });
       this.#variants.set(body, variants);
     }
     return variants;

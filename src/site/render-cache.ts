@@ -78,8 +78,8 @@ export function representation(text: string, contentType: string): Representatio
 
 /**
  * A site's rendered representations: kept from their second request, by bytes, least recent out.
- * A kept representation is compressed in each of `codings` as it is kept, and its variants count
- * in the budget with its identity bytes.
+ * A kept representation is compressed in each of `codings` in the background once it is kept, and
+ * its variants count in the budget with its identity bytes as they are made.
  */
 class KeptRepresentations {
   readonly #kept: LruCache<string, Representation>;
@@ -102,9 +102,14 @@ class KeptRepresentations {
     const text = render();
     if (this.#askedOnce.delete(key)) {
       const made = representation(text, contentType);
-      if (this.codings.length > 0 && made.body.length >= COMPRESSION_MIN_BYTES)
-        made.variants = new CodedVariants(made.body as Buffer, made.etag, 'kept', this.codings);
       this.#kept.set(key, made);
+      // Compressed on the thread pool at the best level; the budget weighs each variant once made.
+      if (this.codings.length > 0 && made.body.length >= COMPRESSION_MIN_BYTES)
+        made.variants = new CodedVariants(made.body as Buffer, made.etag, {
+          mode: 'background',
+          codings: this.codings,
+          made: () => this.#kept.reweigh(key, made),
+        });
       return made;
     }
     if (this.#askedOnce.size >= ASKED_ONCE_REMEMBERED) this.#askedOnce.clear();

@@ -68,26 +68,40 @@ describe('coded variants', () => {
     expect(codedEtag('"abc"', 'br')).toBe('"abc.br"');
     expect(codedEtag('"abc"', 'gzip')).toBe('"abc.gzip"');
     expect(codedEtag('"abc"', null)).toBe('"abc"');
-    const variants = new CodedVariants(text, '"t"', 'kept');
-    expect(variants.of('br').etag).toBe('"t.br"');
-    expect(variants.of('gzip').etag).toBe('"t.gzip"');
+    const variants = new CodedVariants(text, '"t"', { mode: 'on-request' });
+    expect(variants.get('br')!.etag).toBe('"t.br"');
+    expect(variants.get('gzip')!.etag).toBe('"t.gzip"');
   });
 
-  it('are made once and counted: eagerly, or on a coding’s first request', () => {
-    const eager = new CodedVariants(text, '"t"', 'kept', ['br', 'gzip']);
-    const bytes = eager.bytes;
-    expect(bytes).toBeGreaterThan(0);
-    expect(eager.of('br')).toBe(eager.of('br'));
-    expect(eager.bytes).toBe(bytes);
-    const lazy = new CodedVariants(text, '"t"', 'best');
+  it('are made once and counted: on a coding’s first request', () => {
+    const lazy = new CodedVariants(text, '"t"', { mode: 'on-request' });
     expect(lazy.bytes).toBe(0);
-    const br = lazy.of('br');
+    const br = lazy.get('br')!;
+    expect(lazy.get('br')).toBe(br);
     expect(lazy.bytes).toBe(br.body.length);
+    expect(br.body).toEqual(compress(text, 'br', 'best'));
+  });
+
+  it('are made in the background, each reported once stored, with the same bytes', async () => {
+    let reported = 0;
+    const background = new CodedVariants(text, '"t"', {
+      mode: 'background',
+      codings: ['br', 'gzip'],
+      made: () => reported++,
+    });
+    expect(background.get('br')).toBeUndefined();
+    await background.settled;
+    expect(reported).toBe(2);
+    expect(background.get('br')!.body).toEqual(compress(text, 'br', 'best'));
+    expect(background.get('gzip')!.body).toEqual(compress(text, 'gzip', 'best'));
+    expect(background.bytes).toBe(background.get('br')!.body.length + background.get('gzip')!.body.length);
   });
 
   it('compress a body too large for the best level at the kept level (same bytes as kept)', () => {
     const large = Buffer.alloc(KEPT_BEST_MAX_BYTES + 1, 'a');
-    expect(new CodedVariants(large, '"l"', 'best').of('br').body).toEqual(compress(large, 'br', 'kept'));
+    expect(new CodedVariants(large, '"l"', { mode: 'on-request' }).get('br')!.body).toEqual(
+      compress(large, 'br', 'kept'),
+    );
   });
 });
 
@@ -126,19 +140,21 @@ describe('rendered pages with coded variants', () => {
     site = (await loadSite(BUNDLED_CONTENT_DIR)).site;
   });
 
-  it('keep a page’s variants beside its bytes and count them in the budget', () => {
+  it('keep a page’s variants beside its bytes and count them in the budget once made', async () => {
     const rendered = renderSite(site, 'https://www.example.test', { codings: ['br', 'gzip'] });
     const home = rendered.byPath.get('/')!;
     void home.html;
     const kept = home.html;
     const body = kept.body as Buffer;
     expect(kept.variants).toBeDefined();
-    expect(brotliDecompressSync(kept.variants!.of('br').body).equals(body)).toBe(true);
-    expect(gunzipSync(kept.variants!.of('gzip').body).equals(body)).toBe(true);
+    expect(rendered.keptBytes).toBe(body.length);
+    await kept.variants!.settled;
+    expect(brotliDecompressSync(kept.variants!.get('br')!.body).equals(body)).toBe(true);
+    expect(gunzipSync(kept.variants!.get('gzip')!.body).equals(body)).toBe(true);
     expect(rendered.keptBytes).toBe(body.length + kept.variants!.bytes);
   });
 
-  it('stay within a budget of bytes that counts the variants', () => {
+  it('stay within a budget of bytes that counts the variants', async () => {
     const plain = renderSite(site, 'https://www.example.test', { keptBytes: Number.MAX_SAFE_INTEGER });
     const coded = renderSite(site, 'https://www.example.test', {
       keptBytes: Number.MAX_SAFE_INTEGER,
@@ -146,15 +162,19 @@ describe('rendered pages with coded variants', () => {
     });
     for (const rendered of [plain, coded])
       for (let round = 0; round < 2; round++) for (const page of rendered.byPath.values()) void page.html;
+    await Promise.all([...coded.byPath.values()].map((page) => page.html.variants?.settled));
     expect(coded.keptBytes).toBeGreaterThan(plain.keptBytes);
     const budget = Math.floor(coded.keptBytes / 3);
     const bounded = renderSite(site, 'https://www.example.test', {
       keptBytes: budget,
       codings: ['br', 'gzip'],
     });
+    // Variants made in the background while pages are asked and dropped: the budget holds throughout.
     for (let round = 0; round < 3; round++)
       for (const page of bounded.byPath.values()) {
-        void page.html;
+        const made = page.html.variants?.settled;
+        expect(bounded.keptBytes).toBeLessThanOrEqual(budget);
+        await made;
         expect(bounded.keptBytes).toBeLessThanOrEqual(budget);
       }
     expect(bounded.keptBytes).toBeGreaterThan(budget / 2);

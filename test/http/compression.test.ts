@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPRESSION_MIN_BYTES } from '../../src/compression/index.js';
+import { waitFor } from '../support/net.js';
 import { startTestServer, type TestServer } from '../support/servers.js';
 
 /**
@@ -90,15 +91,20 @@ describe('pages', () => {
         expect(response.headers.vary).toBe('Accept, Accept-Encoding');
         expect(response.decoded.equals(identity.body)).toBe(true);
         expect(response.headers['content-length']).toBe(String(response.body.length));
-        if (expected) expect(response.body.length).toBeLessThan(identity.body.length / 3);
+        if (expected) expect(response.body.length).toBeLessThan(identity.body.length / 2);
       }
     });
 
-  it('tags a page compressed for one response weakly, and its kept variant strongly: both revalidate', async () => {
+  it('tags a page compressed for one response weakly, and its kept (smaller) variant strongly: both revalidate', async () => {
     const first = await get(server.url, '/compliance', { 'accept-encoding': 'br' });
     expect(first.headers.etag).toMatch(/^W\/".*\.br"$/);
-    const kept = await get(server.url, '/compliance', { 'accept-encoding': 'br' });
+    // The second request keeps the page; its variants are made on the thread pool, in their own time.
+    const kept = await waitFor('the kept brotli variant', async () => {
+      const response = await get(server.url, '/compliance', { 'accept-encoding': 'br' });
+      return response.headers.etag!.startsWith('W/') ? null : response;
+    });
     expect(kept.headers.etag).toBe(first.headers.etag!.slice(2));
+    expect(kept.body.length).toBeLessThan(first.body.length);
     expect(kept.decoded.equals(first.decoded)).toBe(true);
     const revalidated = await get(server.url, '/compliance', {
       'accept-encoding': 'br',
