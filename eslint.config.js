@@ -22,7 +22,7 @@ import tseslint from 'typescript-eslint';
  *   7. cli: the command line, which starts the server.
  */
 const LAYERS = [
-  ['contract', 'config', 'unicode', 'storage', 'cache'],
+  ['contract', 'config', 'unicode', 'storage', 'cache', 'compression'],
   ['content', 'search', 'snapshot', 'admin'],
   ['nlweb', 'submissions', 'discovery', 'crawl'],
   ['site', 'limits', 'metrics'],

@@ -13,6 +13,7 @@ const INTEGRATION = [
   'test/cli/**',
   'test/config/build-state.test.ts',
   'test/config/secrets-in-errors.test.ts',
+  'test/http/compression.test.ts',
   'test/contract/openapi-submissions.test.ts',
   'test/crawl/crawler.test.ts',
   'test/crawl/serve.test.ts',

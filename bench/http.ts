@@ -163,7 +163,7 @@ export const POPULAR_QUERIES = [
  * `count` distinct free ports, probed all at once so that two servers of this run can never be
  * handed the same one (a port probed and released alone can be handed out again at once).
  */
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const probes = await Promise.all(
     Array.from(
       { length: count },
@@ -187,7 +187,7 @@ async function freePorts(count: number): Promise<number[]> {
  * Waits until `url` answers 200 with the body `isExpected` recognises, so a load never runs against
  * some other process that happens to hold the port.
  */
-async function waitForHttp(
+export async function waitForHttp(
   url: string,
   isAlive: () => boolean,
   isExpected: (body: string) => boolean,
@@ -211,7 +211,7 @@ async function waitForHttp(
   throw new Error(`server at ${url} did not answer`);
 }
 
-interface RawLoad extends Omit<LoadRun, 'cpuUsPerRequest'> {
+export interface RawLoad extends Omit<LoadRun, 'cpuUsPerRequest'> {
   non2xx: number;
 }
 
@@ -299,7 +299,13 @@ function bytes(value: string): number {
 }
 
 /** The paths go to a file the Lua script reads once; wrk's one thread walks them in order. */
-function loadWithWrk(url: string, paths: string[], seconds: number, connections: number): Promise<RawLoad> {
+function loadWithWrk(
+  url: string,
+  paths: string[],
+  seconds: number,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<RawLoad> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fd-wrk-'));
   const list = path.join(dir, 'paths.txt');
   const script = path.join(dir, 'paths.lua');
@@ -308,6 +314,9 @@ function loadWithWrk(url: string, paths: string[], seconds: number, connections:
     script,
     `local paths = {}\nfor line in io.lines(${JSON.stringify(list)}) do paths[#paths + 1] = line end\n` +
       'local i = 0\n' +
+      Object.entries(headers)
+        .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`)
+        .join('') +
       'request = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n' +
       'done = function(summary, latency, requests)\n' +
       '  io.write(string.format("non2xx %d\\n", summary.errors.status))\nend\n',
@@ -358,6 +367,7 @@ function loadWithAutocannon(
   paths: string[],
   seconds: number,
   connections: number,
+  headers: Record<string, string> = {},
 ): Promise<RawLoad> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fd-autocannon-'));
   const list = path.join(dir, 'paths.json');
@@ -366,7 +376,7 @@ function loadWithAutocannon(
     const autocannon = require('autocannon');
     const paths = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(list)}, 'utf8'));
     let i = 0;
-    autocannon({ url: ${JSON.stringify(url)}, connections: ${connections}, duration: ${seconds},
+    autocannon({ url: ${JSON.stringify(url)}, connections: ${connections}, duration: ${seconds}, headers: ${JSON.stringify(headers)},
       requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[i++ % paths.length] }) }] },
       (err, r) => {
         if (err) { console.error(err); process.exit(1); }
@@ -427,7 +437,21 @@ export function distinctQuestions(site: Site): string[] {
   return out;
 }
 
-const askPath = (query: string): string => `/ask?query=${encodeURIComponent(query)}`;
+/**
+ * One load against `url` with wrk (installed when possible) or autocannon, the load generator
+ * pinned to core 1; `headers` go with every request.
+ */
+export function loadHttp(
+  url: string,
+  paths: string[],
+  seconds: number,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<RawLoad> {
+  return (useWrk() ? loadWithWrk : loadWithAutocannon)(url, paths, seconds, connections, headers);
+}
+
+export const askPath = (query: string): string => `/ask?query=${encodeURIComponent(query)}`;
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

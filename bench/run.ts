@@ -12,6 +12,9 @@
  * 6. Typing: each docs corpus as its own site, titles typed in full, cut mid-word, with one typo,
  *    and descriptions asked as questions; Frontdoor's /ask answer beside MiniSearch set up as
  *    VitePress does and Pagefind (bench/typing.ts).
+ * 7. Compression and ceilings: bytes per answer and page with and without brotli/gzip, and /ask
+ *    throughput against bare node:http servers sending or serialising the same answers
+ *    (bench/compression.ts; FRONTDOOR_BENCH_COMPRESSION_ROUNDS, default 2).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -42,6 +45,7 @@ import type { Engine } from './engines.js';
 import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
 import { distinctQuestions, INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
 import { runInsightBench } from './insight.js';
+import { runCompressionBench, type CompressionBenchResult } from './compression.js';
 import { measureAskBreakdown } from './ask-breakdown.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality, type QualityReport } from './quality.js';
@@ -153,8 +157,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 6)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 6, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 7)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 7, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -486,7 +490,8 @@ async function main(): Promise<void> {
     }
 
     try {
-      server = await measureServerStartup(corpusDir);
+      // FRONTDOOR_BENCH_STARTUP_DIR: another folder for the server rows (e.g. ~40 MB of Markdown).
+      server = await measureServerStartup(process.env.FRONTDOOR_BENCH_STARTUP_DIR || corpusDir);
       const runRow = (
         name: string,
         r: NonNullable<ServerStartup['uncached']> & Partial<ServerStartup['cold']>,
@@ -502,8 +507,10 @@ async function main(): Promise<void> {
         String(r.queries ?? '—'),
       ];
       console.log(
-        `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, corpusDir)}, ` +
-          `${server.pages} pages, PORT=0, LOG_LEVEL=info; ms, RSS in MB\n` +
+        `frontdoor serve (${server.runner}: ${server.runnerReason}) on a copy of ${path.relative(repoRoot, server.corpus)}, ` +
+          `${server.pages} pages, ${(server.markdownBytes / 1e6).toFixed(1)} MB of Markdown, PORT=0, LOG_LEVEL=info; ms, RSS in MB; ` +
+          `peak RSS (VmHWM) cold ${server.cold.peakRssMB.toFixed(0)}, warm ${server.warm.peakRssMB.toFixed(0)} MB; ` +
+          `snapshot ${(server.snapshotBytes / 1e6).toFixed(1)} MB (${(server.snapshotBytes / server.markdownBytes).toFixed(2)}× the Markdown)\n` +
           table(
             [
               '',
@@ -691,8 +698,79 @@ async function main(): Promise<void> {
     out.typing = typing instanceof Error ? { error: typing.message } : typing;
   }
 
+  // ---- Part 7: compression, and throughput against its ceilings.
+  let compression: CompressionBenchResult | Error | null = null;
+  if (runsPart(7)) {
+    const seconds = Number(process.env.FRONTDOOR_BENCH_HTTP_SECONDS ?? 2);
+    const rounds = Number(process.env.FRONTDOOR_BENCH_COMPRESSION_ROUNDS ?? 2);
+    console.log(
+      `\n== 7. Compression, and /ask against bare node:http ceilings: ${rounds} rounds of ${seconds} s per load (${loadNote('compression')})`,
+    );
+    try {
+      compression = await runCompressionBench(seconds, rounds);
+      const c = compression;
+      console.log(
+        `frontdoor serve at LOG_LEVEL=info (log to a file), ${c.pinnedToSeparateCores ? 'servers on core 0, wrk on core 1' : 'NOT pinned'}, ${c.connections} connections.\n` +
+          table(
+            ['bytes (body)', 'count', 'identity', 'br', 'gzip', 'identity ÷ br', 'identity ÷ gzip'],
+            (
+              [
+                ['never-asked answers', c.bytes.neverAskedAnswers],
+                ['popular answers', c.bytes.popularAnswers],
+                ['pages (HTML)', c.bytes.pages],
+              ] as const
+            ).map(([name, s]) => [
+              name,
+              String(s.count),
+              String(s.identity),
+              String(s.br),
+              String(s.gzip),
+              s.brFewer.toFixed(2),
+              s.gzipFewer.toFixed(2),
+            ]),
+          ),
+      );
+      const rows = [
+        ['popular ÷ bare sending the same bytes', c.popular],
+        ['never-asked ÷ bare serialising answers (sample)', c.neverAsked],
+        ...(c.neverAskedDocs
+          ? [['never-asked ÷ bare serialising answers (docs corpus)', c.neverAskedDocs] as const]
+          : []),
+        ['never-asked, br/gzip accepted ÷ identity', c.neverAskedCompressed],
+      ] as const;
+      console.log(
+        table(
+          [
+            'load',
+            'ratio (min–max)',
+            'req/s',
+            'ceiling req/s',
+            'CPU µs/req',
+            'ceiling CPU µs/req',
+            'B/response',
+          ],
+          rows.map(([name, r]) => [
+            name,
+            `${r.ratio.toFixed(3)} (${r.ratioMin.toFixed(3)}–${r.ratioMax.toFixed(3)})`,
+            r.rps.toLocaleString('en-US'),
+            r.ceilingRps.toLocaleString('en-US'),
+            r.cpuUs === null ? '' : r.cpuUs.toFixed(1),
+            r.ceilingCpuUs === null ? '' : r.ceilingCpuUs.toFixed(1),
+            r.bytesPerResponse === null ? '' : String(r.bytesPerResponse),
+          ]),
+        ),
+      );
+    } catch (error) {
+      compression = asError(error);
+      console.log(`compression bench failed: ${compression.message}`);
+      process.exitCode = 1;
+    }
+    out.compression = compression instanceof Error ? { error: compression.message } : compression;
+  }
+
   // ---- Summary.
   const targets = targetRows({
+    compression,
     quality: quality && quality.engines,
     cranfieldSpeed: cranSpeed,
     docsSpeed: docSpeed,

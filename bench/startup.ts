@@ -10,7 +10,16 @@
  */
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -106,6 +115,8 @@ export interface ServerRun {
   spawnToFirstAnswerMs: number;
   /** Resident set size (VmRSS) 3 s after the first answer, the snapshot written. */
   rssAfterStartMB: number;
+  /** The process's peak resident set size (VmHWM) at that moment: the build's peak, on a cold start. */
+  peakRssMB: number;
   /** After `queryMs` of distinct never-asked questions, `queries` of them. */
   rssAfterQueriesMB: number;
   queries: number;
@@ -115,7 +126,12 @@ export interface ServerRun {
 export interface ServerStartup {
   runner: 'dist' | 'tsx';
   runnerReason: string;
+  /** The folder served (FRONTDOOR_BENCH_STARTUP_DIR, or the docs corpus). */
+  corpus: string;
   pages: number;
+  /** The Markdown files' bytes, and the snapshot's the cold start wrote (content-snapshot.bin). */
+  markdownBytes: number;
+  snapshotBytes: number;
   cold: ServerRun;
   warm: ServerRun;
   /**
@@ -137,6 +153,18 @@ export interface ServerStartup {
   };
   /** In the warm server after the reload: every page of the sitemap fetched once, as a crawler does. */
   crawl: { pages: number; ms: number; megabytes: number; rssAfterMB: number };
+}
+
+const peakRssMB = (pid: number): number =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** The bytes of every `.md` file under `dir`. */
+function markdownBytesOf(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile() && entry.name.endsWith('.md'))
+      total += statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+  return total;
 }
 
 const rssMB = (pid: number): number => {
@@ -318,11 +346,18 @@ export async function measureServerStartup(
       await server.waitFor((r) => r.msg === 'content snapshot saved', 'snapshot saved');
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const rssAfterStartMB = rssMB(server.child.pid!);
+    const peakMB = peakRssMB(server.child.pid!);
     const queryStarted = performance.now();
     const queries = await askFor(url, questions, asked, queryMs);
     asked += queries;
     const measuredQueryMs = performance.now() - queryStarted;
     pages = Number(listening.pages);
+    // Printed at once: a later step (the reload, the crawl) failing keeps these numbers.
+    console.log(
+      `  ${String(content.source)} start: first answer ${(spawnToFirstAnswerMs / 1000).toFixed(2)} s after spawn, ` +
+        `peak RSS ${peakMB.toFixed(0)} MB, RSS ${rssAfterStartMB.toFixed(0)} MB 3 s later, ` +
+        `${rssMB(server.child.pid!).toFixed(0)} MB after ${queries} distinct questions in ${(measuredQueryMs / 1000).toFixed(0)} s`,
+    );
     return {
       server,
       url,
@@ -332,6 +367,7 @@ export async function measureServerStartup(
         timings,
         spawnToFirstAnswerMs,
         rssAfterStartMB,
+        peakRssMB: peakMB,
         rssAfterQueriesMB: rssMB(server.child.pid!),
         queries,
         queryMs: measuredQueryMs,
@@ -341,9 +377,15 @@ export async function measureServerStartup(
   try {
     const cold = await run();
     await stopServer(cold.server.child);
+    const snapshotBytes = statSync(path.join(env.DATA_DIR, 'content-snapshot.bin')).size;
+    console.log(
+      `  snapshot ${(snapshotBytes / 1e6).toFixed(1)} MB for ${(markdownBytesOf(corpusDir) / 1e6).toFixed(1)} MB of Markdown`,
+    );
     const warm = await run();
     try {
-      const tar = path.join(contentDir, 'tldr-pages', 'common', 'tar.md');
+      // A page of the docs corpus, or the first Markdown file of another folder.
+      const docsPage = path.join(contentDir, 'tldr-pages', 'common', 'tar.md');
+      const tar = existsSync(docsPage) ? docsPage : firstMarkdownFile(contentDir);
       writeFileSync(
         tar,
         `${readFileSync(tar, 'utf8')}\n- Changed for the reload benchmark:\n\n\`tar --version\`\n`,
@@ -387,7 +429,10 @@ export async function measureServerStartup(
       return {
         runner: entry.runner,
         runnerReason: entry.reason,
+        corpus: corpusDir,
         pages,
+        markdownBytes: markdownBytesOf(corpusDir),
+        snapshotBytes,
         cold: cold.run,
         warm: warm.run,
         uncached,
@@ -400,6 +445,15 @@ export async function measureServerStartup(
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+function firstMarkdownFile(dir: string): string {
+  const entry = readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => path.join(e.parentPath ?? e.path, e.name))
+    .sort()[0];
+  if (entry === undefined) throw new Error(`no Markdown file in ${dir}`);
+  return entry;
 }
 
 if (

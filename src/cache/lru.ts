@@ -9,6 +9,8 @@
 export class LruCache<K, V> {
   readonly #entries = new Map<K, V>();
   readonly #weigh: ((value: V) => number) | null;
+  /** Each entry's weight as last counted (with `weigh`): an entry may grow after it is stored. */
+  readonly #weights = new Map<K, number>();
   #weight = 0;
 
   /**
@@ -54,13 +56,36 @@ export class LruCache<K, V> {
     if (weight > this.capacity) return;
     while (this.weight + weight > this.capacity) this.delete(this.#entries.keys().next().value as K);
     this.#entries.set(key, value);
-    this.#weight += this.#weigh ? weight : 0;
+    if (this.#weigh) {
+      this.#weights.set(key, weight);
+      this.#weight += weight;
+    }
   }
 
   delete(key: K): void {
     if (!this.#entries.has(key)) return;
-    if (this.#weigh) this.#weight -= this.#weigh(this.#entries.get(key) as V);
+    if (this.#weigh) {
+      this.#weight -= this.#weights.get(key)!;
+      this.#weights.delete(key);
+    }
     this.#entries.delete(key);
+  }
+
+  /**
+   * Weighs `key`'s entry again, if it is still `value` (a rendered page whose compressed variants
+   * were made after it was stored), and drops the least recently used others, or it, to stay
+   * within the capacity. Its place in the order does not change.
+   */
+  reweigh(key: K, value: V): void {
+    if (!this.#weigh || this.#entries.get(key) !== value) return;
+    const weight = this.#weigh(value);
+    if (weight > this.capacity) return this.delete(key);
+    this.#weight += weight - this.#weights.get(key)!;
+    this.#weights.set(key, weight);
+    for (const other of this.#entries.keys()) {
+      if (this.#weight <= this.capacity) break;
+      if (other !== key) this.delete(other);
+    }
   }
 
   /** The cached value, or `make()`'s, which is then kept. */

@@ -38,6 +38,8 @@ export interface Config {
   pages: boolean;
   /** Origins (scheme://host[:port]) whose pages may call /ask and the form APIs from the browser. */
   corsOrigins: readonly string[];
+  /** Compress responses the client accepts in brotli or gzip (COMPRESSION=off behind a compressing proxy). */
+  compression: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -179,6 +181,8 @@ export const CONFIG_VARIABLES = {
     'on: serve the HTML pages; off: only the API, discovery documents and embed, beside a site served elsewhere at PUBLIC_BASE_URL (default on).',
   CORS_ORIGINS:
     'Comma-separated origins (https://www.example.com) whose pages may call the form APIs from the browser (default none).',
+  COMPRESSION:
+    'on: send pages, answers and documents in brotli or gzip when the client accepts them; off: behind a proxy that compresses (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -277,6 +281,12 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
     problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
   const contentWatch = contentWatchRaw !== 'off';
+  const compressionRaw = read('COMPRESSION') ?? 'on';
+  if (compressionRaw !== 'on' && compressionRaw !== 'off')
+    problems.push(
+      `COMPRESSION="${compressionRaw}" is not valid: use on (compress for clients that accept it) or off (a proxy in front compresses).`,
+    );
+  const compression = compressionRaw !== 'off';
 
   const pagesRaw = read('PAGES') ?? 'on';
   if (pagesRaw !== 'on' && pagesRaw !== 'off')
@@ -439,6 +449,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     contentWatch,
     pages: pagesRaw !== 'off',
     corsOrigins,
+    compression,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AnswerCoder } from './answer-coding.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import type { AppContext } from './context.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -39,6 +40,7 @@ const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, ke
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, insight } = context;
   let closing = false;
+  const answerCoder = new AnswerCoder();
   const fastPath =
     options.askFastPath === false
       ? null
@@ -50,6 +52,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
           metrics: context.metrics,
           limits: context.limits,
           trustProxyHops: config.trustProxyHops,
+          compression: config.compression,
+          answerCoder,
           ...(insight
             ? {
                 onAnswered: (req, query, summary, clientAddress) =>
@@ -133,7 +137,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     done(new ShuttingDownError());
   });
 
-  const surface = { context, allowedMethods: trackAllowedMethods(app) };
+  const surface = { context, allowedMethods: trackAllowedMethods(app), answerCoder };
   await registerHealthSurface(app, surface);
   await registerApiSurface(app, surface);
   await registerAskSurface(app, surface);

@@ -16,7 +16,10 @@ import { parseQueryString } from './query-string.js';
 import { handOverAskRefusal } from './rate-limit.js';
 import { requestCompletedLogger } from './request-completed-line.js';
 import { requestIdOf } from './request-id.js';
-import { ANSWER_HEADERS, JSON_CONTENT_TYPE } from './routes/ask.js';
+import { ANSWER_HEADERS, CODED_ANSWER_VARY, JSON_CONTENT_TYPE } from './routes/ask.js';
+import { POPULAR_ORDER, type AnswerCoder } from './answer-coding.js';
+import { codingFor } from './compression.js';
+import { CODINGS } from '../compression/index.js';
 import { securityHeaders } from './security-headers.js';
 import { acceptPrefersEventStream } from './negotiation.js';
 
@@ -34,6 +37,10 @@ export interface AskFastPathOptions {
   limits: RateLimits;
   /** TRUST_PROXY_HOPS: the client address is found as Fastify finds `request.ip`. */
   trustProxyHops: number;
+  /** COMPRESSION: answers go out in the coding the client accepts. */
+  compression: boolean;
+  /** The coder the /ask route uses too (the same splices, the same bytes). */
+  answerCoder: AnswerCoder;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -64,11 +71,12 @@ interface KnownUrl {
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered } = options;
+  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered, compression, answerCoder } = options;
   // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
   // last slot takes each response's length. writeHead does not keep the array.
   const headers = Object.entries({
     ...ANSWER_HEADERS,
+    ...(compression ? { vary: CODED_ANSWER_VARY } : {}),
     'content-type': JSON_CONTENT_TYPE,
     ...securityHeaders(options.publicBaseUrl),
     'x-request-id': '',
@@ -76,6 +84,14 @@ export function createAskFastPath(
   }).flat();
   const lengthSlot = headers.length - 1;
   const requestIdSlot = headers.length - 3;
+  // The same for a coded answer, with its coding in the slot before the request id.
+  const codedHeaders = [
+    ...headers.slice(0, requestIdSlot - 1),
+    'content-encoding',
+    '',
+    ...headers.slice(requestIdSlot - 1),
+  ];
+  const codingSlot = codedHeaders.indexOf('content-encoding') + 1;
   const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
   // The request line holds no headers, so it skips the logger's redaction (a quarter of its cost);
   // its fixed fields are bound once, so pino serialises them once, not on every line (~1.3 µs).
@@ -119,7 +135,18 @@ export function createAskFastPath(
         return false;
       }
       const requestId = requestIdOf(req, trustProxyHops);
-      const outcome = ask().outcome(parsed.query);
+      const whenSent = (failure: unknown) => {
+        if (failure !== null) {
+          logger.error({ err: failure, requestId }, '/ask fast path failed while sending');
+          return;
+        }
+        const responseTime = performance.now() - started;
+        observeAnswer(responseTime / 1000);
+        // The same line as Fastify's requests get (app.ts), marked with the path that answered.
+        if (requestLog.isLevelEnabled('info')) logRequestCompleted(requestId, responseTime);
+      };
+      const service = ask();
+      const outcome = service.outcome(parsed.query);
       // The head and length are laid out once per answer (a reload or eviction brings a new outcome).
       let frame = known.frame;
       if (frame === null || frame.outcome !== outcome) {
@@ -137,25 +164,33 @@ export function createAskFastPath(
         head = parts.head;
         length = Buffer.byteLength(head) + parts.content.length + parts.tail.length;
       }
-      headers[requestIdSlot] = requestId;
-      headers[lengthSlot] = String(length);
-      res.writeHead(200, headers);
-      // Corked, the head (a string Node joins to the response head), the shared bytes of the
-      // answer and its closing brace leave in one writev, with no per-request copy of the answer,
-      // when the turn ends with the other answers of this turn (end-of-turn.ts).
-      res.cork();
-      res.write(head);
-      res.write(outcome.contentJson);
-      endAtTurnEnd(res, ANSWER_TAIL, (failure) => {
-        if (failure !== null) {
-          logger.error({ err: failure, requestId }, '/ask fast path failed while sending');
-          return;
-        }
-        const responseTime = performance.now() - started;
-        observeAnswer(responseTime / 1000);
-        // The same line as Fastify's requests get (app.ts), marked with the path that answered.
-        if (requestLog.isLevelEnabled('info')) logRequestCompleted(requestId, responseTime);
-      });
+      const acceptEncoding = req.headers['accept-encoding'];
+      // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
+      const popular = compression && acceptEncoding !== undefined && service.isCached(parsed.query);
+      const coding = codingFor(compression, acceptEncoding, length, popular ? POPULAR_ORDER : CODINGS);
+      if (coding !== null) {
+        const chunks = answerCoder.coded(outcome, head, coding, popular);
+        let codedLength = 0;
+        for (const chunk of chunks) codedLength += chunk.length;
+        codedHeaders[codingSlot] = coding;
+        codedHeaders[codingSlot + 2] = requestId;
+        codedHeaders[codingSlot + 4] = String(codedLength);
+        res.writeHead(200, codedHeaders);
+        res.cork();
+        for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+        endAtTurnEnd(res, chunks[chunks.length - 1]!, whenSent);
+      } else {
+        headers[requestIdSlot] = requestId;
+        headers[lengthSlot] = String(length);
+        res.writeHead(200, headers);
+        // Corked, the head (a string Node joins to the response head), the shared bytes of the
+        // answer and its closing brace leave in one writev, with no per-request copy of the answer,
+        // when the turn ends with the other answers of this turn (end-of-turn.ts).
+        res.cork();
+        res.write(head);
+        res.write(outcome.contentJson);
+        endAtTurnEnd(res, ANSWER_TAIL, whenSent);
+      }
       onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
       return true;

@@ -4,7 +4,11 @@ import type { ServerResponse } from 'node:http';
  * Ends a response whose head and body are already written, corked; `done` runs once it is ended
  * (or failed to end), for what counts a sent answer.
  */
-export type EndAtTurnEnd = (res: ServerResponse, last: string, done: (error: unknown) => void) => void;
+export type EndAtTurnEnd = (
+  res: ServerResponse,
+  last: string | Buffer,
+  done: (error: unknown) => void,
+) => void;
 
 /**
  * Ends responses all together at the end of the event loop's turn (after the poll phase, in
@@ -23,7 +27,7 @@ export type EndAtTurnEnd = (res: ServerResponse, last: string, done: (error: unk
  * own `done`, and the others still end; an error thrown by a `done` goes to `report`.
  */
 export function createEndOfTurn(report: (error: unknown) => void): EndAtTurnEnd {
-  let waiting: { res: ServerResponse; last: string; done: (error: unknown) => void }[] = [];
+  let waiting: { res: ServerResponse; last: string | Buffer; done: (error: unknown) => void }[] = [];
   const endAll = (): void => {
     const ending = waiting;
     waiting = [];

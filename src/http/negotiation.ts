@@ -66,3 +66,41 @@ export function acceptPrefersEventStream(accept: string | undefined): boolean {
   const sse = qualityOf(ranges, 'text/event-stream');
   return sse > 0 && sse > qualityOf(ranges, 'application/json');
 }
+
+/**
+ * Content-coding negotiation (RFC 9110 §12.5.3): the coding of `available` the client accepts
+ * with the highest quality, on a tie the first in `available`'s order; null for identity. No
+ * Accept-Encoding, an empty one, only unknown codings, `q=0` for each, or identity ranked above
+ * them all give identity. A coding not listed takes the quality of `*` when present; `x-gzip` is
+ * gzip. A q that is not a valid qvalue is ignored (the coding keeps q=1), as for Accept.
+ */
+export function negotiateCoding<C extends string>(
+  acceptEncoding: string | string[] | undefined,
+  available: readonly C[],
+): C | null {
+  if (acceptEncoding === undefined) return null;
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+  const listed = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [token, ...parameters] = part.split(';');
+    let coding = (token ?? '').trim().toLowerCase();
+    if (coding === '') continue;
+    if (coding === 'x-gzip') coding = 'gzip';
+    let q = 1;
+    for (const parameter of parameters) {
+      const [name, value] = parameter.split('=').map((piece) => piece.trim());
+      if (name?.toLowerCase() === 'q' && value !== undefined && QVALUE.test(value)) q = Number(value);
+    }
+    // Listed twice, the higher quality counts.
+    listed.set(coding, Math.max(q, listed.get(coding) ?? 0));
+  }
+  const wildcard = listed.get('*');
+  let best: C | null = null;
+  let bestQ = 0;
+  for (const coding of available) {
+    const q = listed.get(coding) ?? wildcard ?? 0;
+    if (q > bestQ) [best, bestQ] = [coding, q];
+  }
+  const identity = listed.get('identity');
+  return identity !== undefined && identity > bestQ ? null : best;
+}

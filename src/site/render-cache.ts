@@ -1,4 +1,5 @@
 import { LruCache } from '../cache/index.js';
+import { CodedVariants, COMPRESSION_MIN_BYTES, type ContentCoding } from '../compression/index.js';
 import { markdownOf, strongEtag, type Page, type Site } from '../content/index.js';
 import { FORMS } from './forms.js';
 import { renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
@@ -18,6 +19,8 @@ export interface Representation {
   body: Buffer | string;
   contentType: string;
   etag: string;
+  /** The body's coded variants (brotli, gzip), kept beside it; only on a kept representation. */
+  variants?: CodedVariants;
 }
 
 export interface RenderedPage {
@@ -58,8 +61,10 @@ export const RENDERED_BYTES_KEPT = 8 * 1024 * 1024;
 export const ASKED_ONCE_REMEMBERED = 4096;
 
 export interface RenderSiteOptions {
-  /** The budget of kept bytes (default RENDERED_BYTES_KEPT); 0 keeps nothing. */
+  /** The budget of kept bytes (default RENDERED_BYTES_KEPT), coded variants included; 0 keeps nothing. */
   keptBytes?: number;
+  /** The codings a kept representation is compressed in once, when it is kept (default none). */
+  codings?: readonly ContentCoding[];
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
@@ -71,13 +76,20 @@ export function representation(text: string, contentType: string): Representatio
   return { body, contentType, etag: strongEtag(body, PAGE_ETAG_LENGTH) };
 }
 
-/** A site's rendered representations: kept from their second request, by bytes, least recent out. */
+/**
+ * A site's rendered representations: kept from their second request, by bytes, least recent out.
+ * A kept representation is compressed in each of `codings` in the background once it is kept, and
+ * its variants count in the budget with its identity bytes as they are made.
+ */
 class KeptRepresentations {
   readonly #kept: LruCache<string, Representation>;
   readonly #askedOnce = new Set<string>();
 
-  constructor(keptBytes: number) {
-    this.#kept = new LruCache(keptBytes, (kept) => kept.body.length);
+  constructor(
+    keptBytes: number,
+    private readonly codings: readonly ContentCoding[],
+  ) {
+    this.#kept = new LruCache(keptBytes, (kept) => kept.body.length + (kept.variants?.bytes ?? 0));
   }
 
   get bytes(): number {
@@ -91,6 +103,13 @@ class KeptRepresentations {
     if (this.#askedOnce.delete(key)) {
       const made = representation(text, contentType);
       this.#kept.set(key, made);
+      // Compressed on the thread pool at the best level; the budget weighs each variant once made.
+      if (this.codings.length > 0 && made.body.length >= COMPRESSION_MIN_BYTES)
+        made.variants = new CodedVariants(made.body as Buffer, made.etag, {
+          mode: 'background',
+          codings: this.codings,
+          made: () => this.#kept.reweigh(key, made),
+        });
       return made;
     }
     if (this.#askedOnce.size >= ASKED_ONCE_REMEMBERED) this.#askedOnce.clear();
@@ -135,10 +154,10 @@ class LazyPage implements RenderedPage {
 export function renderSite(
   site: Site,
   publicBaseUrl: string,
-  { keptBytes = RENDERED_BYTES_KEPT }: RenderSiteOptions = {},
+  { keptBytes = RENDERED_BYTES_KEPT, codings = [] }: RenderSiteOptions = {},
 ): RenderedSite {
   const view: SiteView = { site, publicBaseUrl };
-  const kept = new KeptRepresentations(keptBytes);
+  const kept = new KeptRepresentations(keptBytes, codings);
   const byPath = new Map<string, RenderedPage>();
   const byMarkdownPath = new Map<string, RenderedPage>();
   for (const page of site.pages) {

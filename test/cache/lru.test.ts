@@ -57,4 +57,25 @@ describe('LruCache', () => {
     cache.delete('a');
     expect([cache.size, cache.weight]).toEqual([0, 0]);
   });
+
+  it('weighs an entry again when it grew after it was stored, dropping the least recent others', () => {
+    // Values that grow in place, as a rendered page does when its compressed variants are made.
+    const grown = new Map<string, number>();
+    const cache = new LruCache<string, { name: string }>(10, (value) => grown.get(value.name) ?? 2);
+    const [a, b, c] = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
+    cache.set('a', a);
+    cache.set('b', b);
+    cache.set('c', c);
+    expect(cache.weight).toBe(6);
+    grown.set('c', 7);
+    cache.reweigh('c', c); // 2 + 2 + 7 > 10: drops a, the least recent, not c
+    expect([cache.has('a'), cache.has('b'), cache.has('c'), cache.weight]).toEqual([false, true, true, 9]);
+    cache.reweigh('b', { name: 'b' }); // another value under the key: nothing happens
+    expect(cache.weight).toBe(9);
+    grown.set('c', 11);
+    cache.reweigh('c', c); // heavier than the capacity alone: dropped
+    expect([cache.has('c'), cache.weight]).toEqual([false, 2]);
+    cache.delete('b');
+    expect(cache.weight).toBe(0);
+  });
 });

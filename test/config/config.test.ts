@@ -52,6 +52,14 @@ describe('configuration', () => {
     expect(config.crm).toEqual({ url: 'https://crm.example.com/hook', secret: SECRET });
   });
 
+  it('switches compression on by default and off with COMPRESSION=off; anything else names the fix', () => {
+    expect(loadConfig({}).compression).toBe(true);
+    expect(loadConfig({ COMPRESSION: 'off' }).compression).toBe(false);
+    expect(problemsOf({ COMPRESSION: 'gzip' })).toEqual([
+      expect.stringMatching(/^COMPRESSION="gzip" is not valid: use on .* or off/),
+    ]);
+  });
+
   it('names the variable and the fix for every problem at once', () => {
     const problems = problemsOf({ PORT: 'eighty', LEAD_DELIVERY: 'fax', LOG_LEVEL: 'loud' });
     expect(problems).toHaveLength(3);

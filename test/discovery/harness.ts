@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import type { Config } from '../../src/config/index.js';
 import type { Site } from '../../src/content/index.js';
 import { buildDiscoveryBundle, type DiscoveryBundle, type SitemapLimits } from '../../src/discovery/index.js';
+import { AnswerCoder } from '../../src/http/answer-coding.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
 import { notFoundHandler, trackAllowedMethods } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
@@ -57,7 +58,7 @@ export async function serveBundle(context: AppContext, bundle: DiscoveryBundle):
   const allowedMethods = trackAllowedMethods(app);
   // The app-wide not-found handler (405 for a wrong method), which the site surface owns in buildApp.
   app.setNotFoundHandler(notFoundHandler(allowedMethods));
-  await registerDiscoverySurface(app, { context, allowedMethods }, bundle);
+  await registerDiscoverySurface(app, { context, allowedMethods, answerCoder: new AnswerCoder() }, bundle);
   await app.ready();
   return app;
 }

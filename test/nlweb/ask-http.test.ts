@@ -56,7 +56,7 @@ function resultsOf(body: NlWebResponse): AskResult[] {
 }
 
 describe('GET /ask', () => {
-  it('answers a question with an NLWeb Answer, the security headers and Vary: Accept', async () => {
+  it('answers a question with an NLWeb Answer, the security headers and Vary: Accept, Accept-Encoding', async () => {
     const response = await get({ query: 'encryption keys' });
     const body = expectNlWeb(response, 200);
     expect(body._meta.response_type).toBe('Answer');
@@ -64,7 +64,7 @@ describe('GET /ask', () => {
     expect(text(body)).toMatch(/^Found \d+ results? for “encryption keys” on Acme Widgets\./);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers.vary).toBe('Accept');
+    expect(response.headers.vary).toBe('Accept, Accept-Encoding');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });

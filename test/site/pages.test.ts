@@ -247,7 +247,7 @@ describe('content pages', () => {
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.body).toBe(first.body);
     expect(first.headers['cache-control']).toBe('public, max-age=300');
-    expect(first.headers.vary).toBe('Accept');
+    expect(first.headers.vary).toBe('Accept, Accept-Encoding');
     const revalidated = await get('/product/alpha', {
       accept: 'text/html',
       'if-none-match': first.headers.etag as string,
@@ -272,7 +272,7 @@ describe('content pages', () => {
       expect(response.statusCode, twin).toBe(200);
       expect(response.headers['content-type']).toBe('text/markdown; charset=utf-8');
       expect(response.body).toBe(markdownOf(contentPage));
-      expect(response.headers.vary).toBe('Accept');
+      expect(response.headers.vary).toBe('Accept, Accept-Encoding');
       expect(response.headers.etag).toMatch(/^"/);
     }
   });
@@ -295,7 +295,7 @@ describe('content pages', () => {
         expected === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
       );
       if (expected === 'markdown') expect(response.body).toBe(markdown);
-      expect(response.headers.vary).toBe('Accept');
+      expect(response.headers.vary).toBe('Accept, Accept-Encoding');
     }
   });
 

@@ -14,7 +14,10 @@ import {
   type ParsedAsk,
 } from '../../nlweb/index.js';
 import type { AppContext, SurfaceOptions } from '../context.js';
-import { answerBody } from '../answer-bytes.js';
+import { answerParts } from '../answer-bytes.js';
+import { POPULAR_ORDER, type AnswerCoder } from '../answer-coding.js';
+import { codingFor } from '../compression.js';
+import { CODINGS } from '../../compression/index.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
 import { errorHandlerRendering } from '../errors.js';
@@ -41,6 +44,9 @@ export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   // Every answer carries its own request_id.
   'cache-control': 'no-store',
 };
+
+/** Vary of a JSON answer when compression is on: it may go out in brotli or gzip. */
+export const CODED_ANSWER_VARY = 'Accept, Accept-Encoding';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -79,12 +85,12 @@ export async function registerAskSurface(app: FastifyInstance, options: SurfaceO
         accepts: [JSON_TYPE],
       }),
     );
-    registerAskRoutes(surface, context);
+    registerAskRoutes(surface, context, options.answerCoder);
   });
 }
 
 /** GET /ask, POST /ask and the CORS preflight. */
-function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
+function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCoder: AnswerCoder): void {
   const { config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
@@ -140,9 +146,23 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    const body = answerBody(ask.outcome(parsed.query), parsed.query, request.id);
+    const outcome = ask.outcome(parsed.query);
+    const { head, content, tail } = answerParts(outcome, parsed.query, request.id);
     counted();
-    return reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE).send(body);
+    reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE);
+    if (config.compression) reply.header('vary', CODED_ANSWER_VARY);
+    // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
+    const popular = ask.isCached(parsed.query);
+    const length = Buffer.byteLength(head) + content.length + tail.length;
+    const coding = codingFor(
+      config.compression,
+      request.headers['accept-encoding'],
+      length,
+      popular ? POPULAR_ORDER : CODINGS,
+    );
+    if (coding === null) return reply.send(Buffer.concat([Buffer.from(head), content, Buffer.from(tail)]));
+    reply.header('content-encoding', coding);
+    return reply.send(Buffer.concat(answerCoder.coded(outcome, head, coding, popular)));
   };
 
   const streamAnswer = async (

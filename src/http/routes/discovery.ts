@@ -10,7 +10,7 @@ import {
 import type { Site } from '../../content/index.js';
 import { markdownPathOf, renderLayout } from '../../site/index.js';
 import type { AppContext, SurfaceOptions } from '../context.js';
-import { ifNoneMatchMatches } from '../conditional.js';
+import { LongLivedVariants, sendCached } from '../compression.js';
 import type { ContentGeneration } from '../live-content.js';
 import { errorHandlerRendering, renderEnvelope, sendEnvelope } from '../errors.js';
 
@@ -34,15 +34,17 @@ export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 /** `request_id` of the example answers in the documents: fixed, so the documents are deterministic. */
 export const EXAMPLE_REQUEST_ID = '00000000-0000-4000-8000-000000000000';
 
-function send(request: FastifyRequest, reply: FastifyReply, document: ServedDocument) {
-  reply.headers({
-    ...CORS_HEADERS,
-    ...document.headers,
-    'cache-control': DISCOVERY_CACHE_CONTROL,
-    etag: document.etag,
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  document: ServedDocument,
+  variants: LongLivedVariants | null,
+) {
+  reply.headers({ ...CORS_HEADERS, ...document.headers, 'cache-control': DISCOVERY_CACHE_CONTROL });
+  return sendCached(request, reply, variants !== null, {
+    ...document,
+    variants: variants?.of(document.body, document.etag),
   });
-  if (ifNoneMatchMatches(request.headers['if-none-match'], document.etag)) return reply.code(304).send();
-  return reply.type(document.contentType).send(document.body);
 }
 
 /** The values the documents are generated from, taken from the running server's own rooms. */
@@ -113,6 +115,8 @@ function registerDiscoveryRoutes(app: FastifyInstance, context: AppContext, bund
     return built;
   };
   const current = () => bundleOf({ site: context.site, ask: context.ask });
+  // Each document's coded variants live as long as its bytes (a reload's new documents get new ones).
+  const variants = context.config.compression ? new LongLivedVariants() : null;
   // Each document is built on its first request; a new generation's model (the OpenAPI document,
   // the example answer) is derived before it is served, so a failure there keeps the old site.
   context.content?.onPrepare((next) => void bundleOf(next).model);
@@ -121,7 +125,7 @@ function registerDiscoveryRoutes(app: FastifyInstance, context: AppContext, bund
     const path = request.url.split('?')[0]!;
     const document = current().document(path);
     if (!document) return sendEnvelope(reply, 404, endpointNotFoundBody(request.method, path));
-    return send(request, reply, document);
+    return send(request, reply, document, variants);
   };
   for (const path of current().paths) {
     app.get(path, serveCurrent);

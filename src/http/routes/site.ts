@@ -9,7 +9,7 @@ import {
   type ErrorRenderer,
 } from '../errors.js';
 import { endpointNotFoundBody } from '../../contract/index.js';
-import { registerAssetRoutes } from '../site-routes/assets.js';
+import { assetSender, registerAssetRoutes } from '../site-routes/assets.js';
 import { registerContentPageRoutes } from '../site-routes/content-pages.js';
 import { registerEmbedRoutes } from '../site-routes/embed.js';
 import { registerFormRoutes } from '../site-routes/forms.js';
@@ -53,9 +53,10 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
     return wantsHtml(request) ? renderPage(request, reply, 404, body) : sendEnvelope(reply, 404, body);
   };
 
+  const sendAsset = assetSender(context.config.compression);
   await app.register(async (site) => {
     site.setErrorHandler(errorHandlerRendering(renderEnvelope, { bodyLimitBytes }));
-    registerEmbedRoutes(site, routes);
+    registerEmbedRoutes(site, routes, sendAsset);
     if (!context.config.pages) {
       site.setNotFoundHandler(notFoundHandler(allowedMethods));
       return;
@@ -63,7 +64,7 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
     site.setNotFoundHandler(notFoundHandler(allowedMethods, notFound));
     await site.register(async (pages) => {
       pages.setErrorHandler(errorHandlerRendering(renderPage, { bodyLimitBytes }));
-      registerAssetRoutes(pages);
+      registerAssetRoutes(pages, sendAsset);
       registerSearchPageRoute(pages, routes);
       registerFormRoutes(pages, routes);
       // Last: the content catch-all.

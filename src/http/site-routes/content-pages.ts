@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { apiCatalogLinkHeader } from '../../discovery/index.js';
+import { CODINGS } from '../../compression/index.js';
 import { encodePagePath, type Site } from '../../content/index.js';
 import { renderSite, type RenderedSite } from '../../site/index.js';
 import { prefersMarkdown } from '../negotiation.js';
@@ -18,7 +19,9 @@ export function registerContentPageRoutes(app: FastifyInstance, { context }: Sit
   const renderedOf = (site: Site): RenderedSite => {
     let rendered = renderedSites.get(site);
     if (rendered === undefined) {
-      rendered = renderSite(site, context.config.publicBaseUrl);
+      rendered = renderSite(site, context.config.publicBaseUrl, {
+        codings: context.config.compression ? CODINGS : [],
+      });
       renderedSites.set(site, rendered);
     }
     return rendered;
@@ -44,11 +47,11 @@ export function registerContentPageRoutes(app: FastifyInstance, { context }: Sit
       // Only the representation sent is rendered (the Markdown twin exists for content pages).
       const markdown = page.page !== null && prefersMarkdown(request.headers.accept) ? page.markdown : null;
       const representation = markdown ?? page.html;
-      return sendRepresentation(request, reply, representation, links);
+      return sendRepresentation(request, reply, context.config.compression, representation, links);
     }
 
     const twin = rendered.byMarkdownPath.get(path);
-    if (twin?.markdown) return sendRepresentation(request, reply, twin.markdown);
+    if (twin?.markdown) return sendRepresentation(request, reply, context.config.compression, twin.markdown);
 
     // /solutions → /solutions/ (a folder index) and /product/x/ → /product/x (a page, or a route such as /docs).
     let target: string | null = null;

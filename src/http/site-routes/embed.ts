@@ -9,7 +9,7 @@ import {
   type FormKind,
 } from '../../site/index.js';
 import { sendEnvelope } from '../errors.js';
-import { sendAsset } from './assets.js';
+import type { AssetSender } from './assets.js';
 import { PAGE_CACHE_CONTROL, queryParam, type SiteRoutesContext } from './replies.js';
 
 /**
@@ -26,7 +26,11 @@ const PAGE_PATH_LIMIT = 2_000;
  * /embed/, and the markup of a form for `<frontdoor-form kind="…">` at /embed/forms/{kind}, for
  * the page whose path is given as `page`. Served whether or not this server serves pages.
  */
-export function registerEmbedRoutes(app: FastifyInstance, routes: SiteRoutesContext): void {
+export function registerEmbedRoutes(
+  app: FastifyInstance,
+  routes: SiteRoutesContext,
+  sendAsset: AssetSender,
+): void {
   const assets = siteAssets();
   app.get<{ Params: { name: string } }>('/embed/:name', (request, reply) => {
     const asset = EMBED_ASSETS.includes(request.params.name) ? assets.get(request.params.name) : undefined;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HTML_TYPE, type Representation, type SiteView } from '../../site/index.js';
 import type { AppContext } from '../context.js';
-import { ifNoneMatchMatches } from '../conditional.js';
+import { sendCached } from '../compression.js';
 
 /** What every route group of the site surface is given: the context, and the site serving now. */
 export interface SiteRoutesContext {
@@ -41,19 +41,14 @@ export function sendHtml(reply: FastifyReply, status: number, html: string) {
   return reply.code(status).header('cache-control', 'no-store').type(HTML_TYPE).send(html);
 }
 
-/** A cached representation, or 304 when the client holds it already. */
+/** A cached representation, in the coding the client accepts, or 304 when it holds it already. */
 export function sendRepresentation(
   request: FastifyRequest,
   reply: FastifyReply,
+  compression: boolean,
   representation: Representation,
   extraHeaders: Record<string, string> = {},
 ) {
-  reply
-    .header('vary', 'Accept')
-    .header('etag', representation.etag)
-    .header('cache-control', PAGE_CACHE_CONTROL)
-    .headers(extraHeaders);
-  if (ifNoneMatchMatches(request.headers['if-none-match'], representation.etag))
-    return reply.code(304).send();
-  return reply.code(200).type(representation.contentType).send(representation.body);
+  reply.header('vary', 'Accept').header('cache-control', PAGE_CACHE_CONTROL).headers(extraHeaders);
+  return sendCached(request, reply, compression, representation);
 }
