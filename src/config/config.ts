@@ -31,6 +31,8 @@ export interface Config {
   contentDir: string;
   /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
   contentWatch: boolean;
+  /** The largest content file loaded, in bytes; null for the content room's default (2 MiB). */
+  contentMaxFileBytes: number | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -100,6 +102,8 @@ export const CONFIG_VARIABLES = {
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
   CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
+  CONTENT_MAX_FILE_BYTES:
+    'Largest content file loaded, in bytes; a larger one is skipped and reported (default 2097152, 2 MiB).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -198,6 +202,10 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
     problems.push(`CONTENT_WATCH="${contentWatchRaw}" is not valid: use on or off.`);
   const contentWatch = contentWatchRaw !== 'off';
+  const contentMaxFileBytes =
+    read('CONTENT_MAX_FILE_BYTES') === undefined
+      ? null
+      : integer('CONTENT_MAX_FILE_BYTES', 0, 1024, 1_073_741_824);
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -341,6 +349,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     dataDir,
     contentDir,
     contentWatch,
+    contentMaxFileBytes,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
