@@ -12,6 +12,8 @@
  * 6. Typing: each docs corpus as its own site, titles typed in full, cut mid-word, with one typo,
  *    and descriptions asked as questions; Frontdoor's /ask answer beside MiniSearch set up as
  *    VitePress does and Pagefind (bench/typing.ts).
+ * 7. Content scaling: a page of 1,000 to 100,000 front-matter keys or identical headings loads in
+ *    time linear in its size (bench/content-scaling.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -42,6 +44,7 @@ import type { Engine } from './engines.js';
 import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
 import { distinctQuestions, INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
 import { runInsightBench } from './insight.js';
+import { runContentScalingBench, scalingReport } from './content-scaling.js';
 import { measureAskBreakdown } from './ask-breakdown.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality, type QualityReport } from './quality.js';
@@ -153,8 +156,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 6)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 6, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 7)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 7, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -689,6 +692,17 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
     out.typing = typing instanceof Error ? { error: typing.message } : typing;
+  }
+
+  // ---- Part 7: content scaling.
+  if (runsPart(7)) {
+    console.log(
+      `\n== 7. Content scaling: one hostile page, loaded by loadSite (${loadNote('content-scaling')})`,
+    );
+    const scaling = await runContentScalingBench();
+    console.log(scalingReport(scaling));
+    if (!scaling.pass) process.exitCode = 1;
+    out.contentScaling = scaling;
   }
 
   // ---- Summary.
