@@ -143,7 +143,7 @@ export const CONFIG_VARIABLES = {
   RATE_LIMIT_SUGGESTIONS:
     'Document suggestions per client address as COUNT/SECONDS, or off (default 10/600).',
   RATE_LIMIT_ASK:
-    '/ask requests (GET and POST) per client address as COUNT/SECONDS, or off (default 600/60).',
+    '/ask requests (GET and POST) and /search page searches per client address as COUNT/SECONDS, or off (default 600/60).',
   RATE_LIMIT_DELIVERIES:
     'Deliveries started by all instances together as COUNT/SECONDS, or off; over it they wait (default 120/60).',
   METRICS_PORT:

@@ -44,3 +44,12 @@ export function askRefusal(context: AppContext, request: FastifyRequest): LimitD
   if (handedOver !== undefined) return handedOver;
   return context.limits.refuseAsk(clientAddress(request));
 }
+
+/** What a search refused by RATE_LIMIT_ASK is told (/ask and the /search page), then what to do. */
+export function tooManySearches(refusal: LimitDecision, then: string): string {
+  const { quota, windowSeconds } = refusal.policy;
+  return (
+    `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
+    `Wait ${refusal.resetSeconds} seconds ${then}`
+  );
+}

@@ -113,6 +113,11 @@ export function searchForPage(
   rawQuery: string,
   publicBaseUrl: string,
   requestId: string,
+  /**
+   * Asked right before the search runs (not for an empty or too long one): the refusal to show
+   * when the client is over its search limit (RATE_LIMIT_ASK, shared with /ask), else null.
+   */
+  refusal: () => string | null = () => null,
 ): { status: number; outcome: SearchOutcome; summary: AnswerSummary | null } {
   const query = normaliseQuery(rawQuery);
   if (query === '')
@@ -132,6 +137,8 @@ export function searchForPage(
       },
       summary: null,
     };
+  const refused = refusal();
+  if (refused !== null) return { status: 429, outcome: { query, status: refused, hits: [] }, summary: null };
   const asked = { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null };
   const answer = ask.answer(asked, requestId);
   return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl), summary: ask.summary(asked) };

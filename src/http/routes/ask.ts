@@ -18,7 +18,7 @@ import { answerBody } from '../answer-bytes.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
 import { errorHandlerRendering } from '../errors.js';
-import { askRefusal } from '../rate-limit.js';
+import { askRefusal, tooManySearches } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 import { clientAddress } from '../client-address.js';
 
@@ -100,7 +100,6 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
       request.log.debug({ query: parsed.query.text }, 'ask query');
     const refusal = askRefusal(context, request);
     if (refusal !== null) {
-      const { quota, windowSeconds } = refusal.policy;
       return reply
         .code(429)
         .headers(ANSWER_HEADERS)
@@ -110,8 +109,7 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
           errorAnswer(
             request.id,
             429,
-            `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
-              `Wait ${refusal.resetSeconds} seconds (see the Retry-After header) and ask again.`,
+            tooManySearches(refusal, '(see the Retry-After header) and ask again.'),
           ),
         );
     }
