@@ -374,11 +374,13 @@ async function load(
   let key = contentSnapshotKey(read.hash);
   const serviceOptions = { streams: options.streams };
 
-  const stored: SnapshotRead<ContentSnapshot> = beside
-    ? beside.stored
-    : read.exists
-      ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
-      : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
+  const stored: SnapshotRead<ContentSnapshot> = payloadChecked(
+    beside
+      ? beside.stored
+      : read.exists
+        ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
+        : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const),
+  );
   if (stored.ok) {
     const { info, pages, problems, index, copies } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
@@ -585,6 +587,26 @@ async function load(
     saveSnapshot: () =>
       (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(afterSave(built.files))),
   };
+}
+
+/**
+ * A snapshot whose payload is not a ContentSnapshot is corrupt, however valid its header and CRC
+ * (`null`, `{}`, `pages: null` aborted the start with a TypeError): it is discarded and the site
+ * built again. The fields' own contents are the engine's, versioned by the key.
+ */
+function payloadChecked(stored: SnapshotRead<ContentSnapshot>): SnapshotRead<ContentSnapshot> {
+  if (!stored.ok) return stored;
+  const value = stored.value as Partial<Record<keyof ContentSnapshot, unknown>> | null;
+  const isObject = (field: unknown) => typeof field === 'object' && field !== null;
+  const valid =
+    isObject(value) &&
+    isObject(value!.info) &&
+    Array.isArray(value!.pages) &&
+    Array.isArray(value!.problems) &&
+    Array.isArray(value!.files) &&
+    isObject(value!.index) &&
+    isObject(value!.copies);
+  return valid ? stored : { ok: false, reason: 'corrupt', detail: 'its payload is not a content snapshot' };
 }
 
 /** The unread files among `files` (see ReadOptions.known). */
