@@ -98,7 +98,7 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext): void {
     // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
     if ((request.log as Logger).isLevelEnabled('debug'))
       request.log.debug({ query: parsed.query.text }, 'ask query');
-    const refusal = askRefusal(context, request);
+    const refusal = await askRefusal(context, request);
     if (refusal !== null) {
       return reply
         .code(429)

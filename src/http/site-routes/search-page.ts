@@ -6,15 +6,15 @@ import { queryParam, type SiteRoutesContext } from './replies.js';
 
 /** GET /search: the results rendered on the server, so the page works without JavaScript. */
 export function registerSearchPageRoute(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
-  app.get('/search', (request, reply) => {
+  app.get('/search', async (request, reply) => {
     // The page runs the same engine as /ask: it counts against the same per-client limit.
-    const refusal = () => {
-      const decision = askRefusal(context, request);
+    const refusal = async () => {
+      const decision = await askRefusal(context, request);
       if (decision === null) return null;
       reply.headers(decision.headers);
       return tooManySearches(decision, 'and search again.');
     };
-    const { status, outcome, summary } = searchForPage(
+    const { status, outcome, summary } = await searchForPage(
       context.ask,
       queryParam(request, 'q'),
       context.config.publicBaseUrl,
