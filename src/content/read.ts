@@ -363,7 +363,7 @@ function readContentFile(
   }
   try {
     const stats = fstatSync(fd, { bigint: true });
-    if (!stats.isFile()) throw new RefusedFile('not a regular file (a device, socket or pipe)');
+    if (!stats.isFile()) throw new RefusedFile('not a regular file (a folder, device, socket or pipe)');
     const size = Number(stats.size);
     if (size > maxFileBytes) throw new RefusedFile(tooLarge(size, maxFileBytes));
     // A size of 0 may be a file that does not report one: read to its end, but never past the limit.
