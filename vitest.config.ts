@@ -22,6 +22,7 @@ const INTEGRATION = [
   'test/http/end-of-turn.test.ts',
   'test/http/error-envelope.test.ts',
   'test/http/health.test.ts',
+  'test/http/hostile-content.test.ts',
   'test/http/reload.test.ts',
   'test/http/request-log.test.ts',
   'test/http/server-process.test.ts',

@@ -15,6 +15,8 @@
  * 7. Compression and ceilings: bytes per answer and page with and without brotli/gzip, and /ask
  *    throughput against bare node:http servers sending or serialising the same answers
  *    (bench/compression.ts; FRONTDOOR_BENCH_COMPRESSION_ROUNDS, default 2).
+ * 8. Content scaling: a page of 1,000 to 100,000 front-matter keys or identical headings loads in
+ *    time linear in its size (bench/content-scaling.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -46,6 +48,7 @@ import type { HttpBenchResult, LoadSeries, RatioSeries } from './http.js';
 import { distinctQuestions, INSIGHT_THROUGHPUT_TARGET, runHttpBench } from './http.js';
 import { runInsightBench } from './insight.js';
 import { runCompressionBench, type CompressionBenchResult } from './compression.js';
+import { runContentScalingBench, scalingReport } from './content-scaling.js';
 import { measureAskBreakdown } from './ask-breakdown.js';
 import { measureBuild, measureLatency } from './measure.js';
 import { cranfieldDocs, runQuality, type QualityReport } from './quality.js';
@@ -157,8 +160,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 7)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 7, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 8)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 8, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -766,6 +769,17 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
     out.compression = compression instanceof Error ? { error: compression.message } : compression;
+  }
+
+  // ---- Part 8: content scaling.
+  if (runsPart(8)) {
+    console.log(
+      `\n== 8. Content scaling: one hostile page, loaded by loadSite (${loadNote('content-scaling')})`,
+    );
+    const scaling = await runContentScalingBench();
+    console.log(scalingReport(scaling));
+    if (!scaling.pass) process.exitCode = 1;
+    out.contentScaling = scaling;
   }
 
   // ---- Summary.

@@ -30,9 +30,14 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
       return 0;
     } else return usageError(io, `unknown argument "${arg}"`);
   }
-  contentDir ??= loadConfig(io.env, io.cwd).contentDir;
+  // CONTENT_MAX_FILE_BYTES applies to a folder given with --content too.
+  const config =
+    contentDir === null || io.env.CONTENT_MAX_FILE_BYTES !== undefined ? loadConfig(io.env, io.cwd) : null;
+  contentDir ??= config!.contentDir;
 
-  const { site, problems } = await loadSite(contentDir);
+  const { site, problems } = await loadSite(contentDir, {
+    maxFileBytes: config?.contentMaxFileBytes ?? undefined,
+  });
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
   const errors = problems.filter((problem) => problem.severity === 'error').length;

@@ -4,7 +4,9 @@ import {
   isIsoDay,
   isoDayOf,
   lastDays,
+  MAX_REPORT_DAYS,
   openInsightStore,
+  periodProblem,
   readInsightReport,
   type InsightPeriod,
   type InsightReport,
@@ -53,8 +55,8 @@ function parseOptions(args: string[], today: string): InsightOptions {
     switch (name) {
       case '--days': {
         const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 3660)
-          throw new UsageError('--days must be a whole number from 1 to 3660.');
+        if (!/^\d{1,9}$/.test(text) || Number(text) < 1 || Number(text) > MAX_REPORT_DAYS)
+          throw new UsageError(`--days must be a whole number from 1 to ${MAX_REPORT_DAYS}.`);
         days = Number(text);
         break;
       }
@@ -82,7 +84,8 @@ function parseOptions(args: string[], today: string): InsightOptions {
     throw new UsageError('Give either --days or --from/--to, not both.');
   if (to !== null && from === null) throw new UsageError('--to needs --from.');
   const period = from !== null ? { from, to: to ?? today } : lastDays(days ?? 30, today);
-  if (period.from > period.to) throw new UsageError(`--from (${period.from}) is after --to (${period.to}).`);
+  const problem = periodProblem(period, { from: '--from', to: '--to' });
+  if (problem !== null) throw new UsageError(`${problem[0]!.toUpperCase()}${problem.slice(1)}`);
   return { period, limit, json };
 }
 

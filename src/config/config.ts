@@ -40,6 +40,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Compress responses the client accepts in brotli or gzip (COMPRESSION=off behind a compressing proxy). */
   compression: boolean;
+  /** The largest content file loaded, in bytes; null for the content room's default (2 MiB). */
+  contentMaxFileBytes: number | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
@@ -183,6 +185,8 @@ export const CONFIG_VARIABLES = {
     'Comma-separated origins (https://www.example.com) whose pages may call the form APIs from the browser (default none).',
   COMPRESSION:
     'on: send pages, answers and documents in brotli or gzip when the client accepts them; off: behind a proxy that compresses (default on).',
+  CONTENT_MAX_FILE_BYTES:
+    'Largest content file loaded, in bytes; a larger one is skipped and reported (default 2097152, 2 MiB).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
     'PostgreSQL connections per instance (default 10): keep instances × pool size below max_connections.',
@@ -222,7 +226,7 @@ export const CONFIG_VARIABLES = {
   RATE_LIMIT_SUGGESTIONS:
     'Document suggestions per client address as COUNT/SECONDS, or off (default 10/600).',
   RATE_LIMIT_ASK:
-    '/ask requests (GET and POST) per client address as COUNT/SECONDS, or off (default 600/60).',
+    '/ask requests (GET and POST) and /search page searches per client address as COUNT/SECONDS, or off (default 600/60).',
   RATE_LIMIT_DELIVERIES:
     'Deliveries started by all instances together as COUNT/SECONDS, or off; over it they wait (default 120/60).',
   METRICS_PORT:
@@ -294,6 +298,10 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
       `PAGES="${pagesRaw}" is not valid: use on to serve the HTML pages, or off to serve only the API beside your site.`,
     );
   const corsOrigins = parseOriginList(read('CORS_ORIGINS'), problems);
+  const contentMaxFileBytes =
+    read('CONTENT_MAX_FILE_BYTES') === undefined
+      ? null
+      : integer('CONTENT_MAX_FILE_BYTES', 0, 1024, 1_073_741_824);
 
   const logLevelRaw = read('LOG_LEVEL') ?? 'info';
   let logLevel: Config['logLevel'] = 'info';
@@ -450,6 +458,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     pages: pagesRaw !== 'off',
     corsOrigins,
     compression,
+    contentMaxFileBytes,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),

@@ -10,4 +10,4 @@ export type {
   RateLimitPolicy,
 } from './config.js';
 export { BUNDLED_CONTENT_DIR, PACKAGE_ROOT } from './paths.js';
-export { checkDataDir, listenError } from './start-up.js';
+export { checkDatabaseFile, checkDataDir, listenError, type ListenerVariables } from './start-up.js';

@@ -1,4 +1,13 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { ConfigError } from './config.js';
 
 /**
@@ -34,21 +43,69 @@ export function checkDataDir(dataDir: string): void {
   }
 }
 
+/** The first bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Checks, before the store opens, that the SQLite file under DATA_DIR is absent, empty (SQLite
+ * makes it a database) or a readable, writable SQLite database: a folder, a pipe, an unreadable
+ * file or one of other bytes there is named with the fix instead of a stack trace.
+ */
+export function checkDatabaseFile(file: string): void {
+  const fix = 'move it out of DATA_DIR to start with a new, empty store, or restore the file from a backup';
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (stats === undefined) return;
+  if (!stats.isFile())
+    throw new ConfigError([
+      `DATA_DIR holds "${file}", which is not a regular file (a folder, link or pipe): ${fix}.`,
+    ]);
+  let fd: number;
+  try {
+    accessSync(file, constants.R_OK | constants.W_OK);
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw new ConfigError([
+      `DATA_DIR holds "${file}", which this process cannot read and write (${codeOf(error)}): give the server user access to it, or ${fix}.`,
+    ]);
+  }
+  const start = Buffer.alloc(SQLITE_HEADER.length);
+  try {
+    readSync(fd, start, 0, start.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (stats.size > 0 && !start.equals(SQLITE_HEADER))
+    throw new ConfigError([`DATA_DIR holds "${file}", which is not a SQLite database: ${fix}.`]);
+}
+
+/** The variables a listener's address comes from: the public one's, or the admin listener's. */
+export interface ListenerVariables {
+  host: 'HOST' | 'METRICS_HOST';
+  port: 'PORT' | 'METRICS_PORT';
+}
+
+const PUBLIC_LISTENER: ListenerVariables = { host: 'HOST', port: 'PORT' };
+
 /** The listen error in words: which variable to change. Other errors are returned unchanged. */
-export function listenError(error: unknown, host: string, port: number): unknown {
+export function listenError(
+  error: unknown,
+  host: string,
+  port: number,
+  names: ListenerVariables = PUBLIC_LISTENER,
+): unknown {
   switch (codeOf(error)) {
     case 'EADDRINUSE':
       return new ConfigError([
-        `PORT=${port} is already in use on HOST ${host}: stop the other process or set PORT to a free port.`,
+        `${names.port}=${port} is already in use on ${names.host} ${host}: stop the other process or set ${names.port} to a free port.`,
       ]);
     case 'EACCES':
       return new ConfigError([
-        `PORT=${port} needs privileges this process lacks: set PORT to 1024 or above (a proxy can listen on 80/443).`,
+        `${names.port}=${port} needs privileges this process lacks: set ${names.port} to 1024 or above${names.port === 'PORT' ? ' (a proxy can listen on 80/443)' : ''}.`,
       ]);
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
       return new ConfigError([
-        `HOST="${host}" is not an address of this machine: set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses.`,
+        `${names.host}="${host}" is not an address of this machine: set ${names.host} to 127.0.0.1, 0.0.0.0 or one of its addresses.`,
       ]);
     default:
       return error;

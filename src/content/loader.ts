@@ -61,6 +61,11 @@ export interface LoadOptions extends ReadOptions {
   workers?: number;
   /** Run on each share's pages in the thread that built them (see PageStep). */
   pageStep?: PageStep;
+  /**
+   * Build every page in a worker, none on this thread: a serving thread's reload, so that one
+   * large or slow page does not hold up requests.
+   */
+  offThread?: boolean;
 }
 
 export async function loadSite(contentDir: string, options: LoadOptions = {}): Promise<LoadedSite> {

@@ -102,14 +102,15 @@ export async function buildShare(job: ParseJob): Promise<BuiltPages> {
 export async function buildPages(
   files: SourceFile[],
   sourcePaths: string[],
-  options: PageOptions & { workers?: number; step?: PageStep },
+  options: PageOptions & { workers?: number; step?: PageStep; offThread?: boolean },
 ): Promise<BuiltPages> {
   const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
   const step = options.step;
-  const workers = Math.min(
-    options.workers ?? defaultWorkerCount(files.length),
-    Math.max(0, files.length - 1),
-  );
+  // Off this thread: every share goes to a worker, this thread builds none (a server's reload).
+  const offThread = options.offThread === true && files.length > 0;
+  const workers = offThread
+    ? Math.max(1, Math.min(options.workers ?? 1, files.length))
+    : Math.min(options.workers ?? defaultWorkerCount(files.length), Math.max(0, files.length - 1));
   if (workers === 0) {
     endSpareParseWorkers();
     return buildShare({ files, sourcePaths, options: pageOptions, step });
@@ -117,13 +118,16 @@ export async function buildPages(
 
   // Contiguous shares by text length (a few long pages must not land in one share); see
   // LOCAL_SHARE_WEIGHT.
-  const shares = splitByLength(files, [LOCAL_SHARE_WEIGHT, ...Array<number>(workers).fill(1)]);
-  const remote = shares
-    .slice(1)
-    .map((share) => runWorker({ files: share, sourcePaths, options: pageOptions, step }));
+  const remoteWeights = Array<number>(workers).fill(1);
+  const shares = splitByLength(files, offThread ? remoteWeights : [LOCAL_SHARE_WEIGHT, ...remoteWeights]);
+  const remote = (offThread ? shares : shares.slice(1)).map((share) =>
+    runWorker({ files: share, sourcePaths, options: pageOptions, step }),
+  );
   endSpareParseWorkers();
-  const local = await buildShare({ files: shares[0]!, sourcePaths, options: pageOptions, step });
-  const results = [local, ...(await Promise.all(remote))];
+  const local = offThread
+    ? []
+    : [await buildShare({ files: shares[0]!, sourcePaths, options: pageOptions, step })];
+  const results = [...local, ...(await Promise.all(remote))];
   return {
     pages: results.flatMap((result) => result.pages),
     problems: results.flatMap((result) => result.problems),

@@ -39,6 +39,7 @@ export function readContentInWorker(
       reservedAnchors: options.reservedAnchors,
       stampSettleMs: options.stampSettleMs,
       known: options.known,
+      maxFileBytes: options.maxFileBytes,
     },
     snapshotHash,
   };

@@ -9,17 +9,18 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  constants,
   fstatSync,
   openSync,
-  readFileSync,
   readSync,
+  realpathSync,
   statSync,
   type BigIntStats,
   type Dirent,
   type Stats,
 } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve, isAbsolute } from 'node:path';
 import type { LineProblem } from './front-matter.js';
 import { compareCodePoints, decodeUtf8 } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
@@ -47,7 +48,16 @@ export interface ReadOptions {
   known?: ReadonlyMap<string, KnownFile>;
   /** How long after a file's last change its stamp is trusted (STAMP_SETTLE_MS; tests set 0). */
   stampSettleMs?: number;
+  /** The largest file read, in bytes (CONTENT_MAX_FILE_BYTES; default MAX_FILE_BYTES). */
+  maxFileBytes?: number;
 }
+
+/**
+ * The largest content file read by default: 2 MiB, about thirty times the longest page of the docs
+ * corpus (73 KB). A larger file is skipped and reported: parsing a 100 MB page held a core for
+ * seconds and grew the process by hundreds of MB.
+ */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /** A file as a previous read left it (a FileBuild is one). */
 export interface KnownFile {
@@ -135,7 +145,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
     options.onListed?.(sourcePaths);
     [found, siteInfoText] = await Promise.all([
       readAll(root, sourcePaths, report, options),
-      readSiteInfoFile(root, report),
+      readSiteInfoFile(root, report, options.maxFileBytes),
     ]);
   } else
     report('.', {
@@ -153,6 +163,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
       root,
       exists,
       reservedAnchors: options.reservedAnchors ?? [],
+      maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES,
     }),
   );
   field(JSON.stringify(sourcePaths));
@@ -260,7 +271,7 @@ async function readAll(
         continue;
       }
     }
-    const file = readSourceFile(root, sourcePath, report, settleMs);
+    const file = readSourceFile(root, sourcePath, report, settleMs, options.maxFileBytes);
     if (file !== null) results.push(file);
   }
   return results;
@@ -272,15 +283,19 @@ function readSourceFile(
   sourcePath: string,
   report: (file: string, problem: LineProblem) => void,
   settleMs: number,
+  maxFileBytes = MAX_FILE_BYTES,
 ): SourceFile | null {
   let bytes: Buffer;
   let stats: BigIntStats;
   try {
-    ({ bytes, stats } = readWithStats(join(root, sourcePath)));
+    ({ bytes, stats } = readContentFile(root, sourcePath, maxFileBytes));
   } catch (error) {
     report(sourcePath, {
       line: null,
-      message: `the file cannot be read (${errorCode(error)}); the page is skipped`,
+      message:
+        error instanceof RefusedFile
+          ? `${error.message}; the page is skipped`
+          : `the file cannot be read (${errorCode(error)}); the page is skipped`,
       severity: 'error',
     });
     return null;
@@ -318,28 +333,66 @@ function stampOf(stats: BigIntStats, settleMs: number): string | undefined {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
+/** A file the content folder may not publish: the message says why and what to do. */
+class RefusedFile extends Error {}
+
+/** Opens without following a symbolic link in the last component where the platform can. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
 /**
- * A file's bytes and stats in four system calls (readFileSync on a descriptor adds a second
- * fstat): thousands of small files make a start-up's read mostly system calls.
+ * The one place that decides what a content file may be: a regular file whose real path is inside
+ * the content folder (a symbolic link to a file outside it would publish that file, a server's
+ * configuration with its passwords, say) and of at most `maxFileBytes`. Gives its bytes and stats
+ * in four system calls (readFileSync on a descriptor adds a second fstat): thousands of small files
+ * make a start-up's read mostly system calls. Throws RefusedFile, or the system's error.
  */
-function readWithStats(path: string): { bytes: Buffer; stats: BigIntStats } {
-  const fd = openSync(path, 'r');
+function readContentFile(
+  root: string,
+  relativePath: string,
+  maxFileBytes: number,
+): { bytes: Buffer; stats: BigIntStats } {
+  const path = join(root, relativePath);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK);
+    if (NO_FOLLOW === 0) checkInside(root, path);
+  } catch (error) {
+    // ELOOP: the last component is a symbolic link. Followed only when it stays in the folder.
+    if (errorCode(error) !== 'ELOOP') throw error;
+    fd = openSync(checkInside(root, path), constants.O_RDONLY | constants.O_NONBLOCK);
+  }
   try {
     const stats = fstatSync(fd, { bigint: true });
+    if (!stats.isFile()) throw new RefusedFile('not a regular file (a folder, device, socket or pipe)');
     const size = Number(stats.size);
-    // A size of 0 may be a file that does not report one: read it to its end.
-    if (!stats.isFile() || size === 0) return { bytes: readFileSync(fd), stats };
-    const bytes = Buffer.allocUnsafe(size);
+    if (size > maxFileBytes) throw new RefusedFile(tooLarge(size, maxFileBytes));
+    // A size of 0 may be a file that does not report one: read to its end, but never past the limit.
+    const bytes = Buffer.allocUnsafe(size === 0 ? maxFileBytes + 1 : size);
     let filled = 0;
     while (filled < bytes.length) {
       const read = readSync(fd, bytes, filled, bytes.length - filled, null);
       if (read === 0) break;
       filled += read;
     }
+    if (size === 0 && filled > maxFileBytes) throw new RefusedFile(tooLarge(filled, maxFileBytes));
     return { bytes: filled < bytes.length ? bytes.subarray(0, filled) : bytes, stats };
   } finally {
     closeSync(fd);
   }
+}
+
+const tooLarge = (size: number, maxFileBytes: number) =>
+  `the file is ${size} bytes, over the limit of ${maxFileBytes} bytes: split it into smaller pages, or raise CONTENT_MAX_FILE_BYTES`;
+
+/** The real path of `path`; throws RefusedFile when it is outside the real path of `root`. */
+function checkInside(root: string, path: string): string {
+  const real = realpathSync.native(path);
+  const fromRoot = relative(realpathSync.native(root), real);
+  if (fromRoot === '' || fromRoot.startsWith('..') || isAbsolute(fromRoot))
+    throw new RefusedFile(
+      'it is a symbolic link to a file outside the content folder, which is not published: copy the file into CONTENT_DIR instead',
+    );
+  return real;
 }
 
 /**
@@ -358,7 +411,13 @@ export async function readUnread(
   const settleMs = options.stampSettleMs ?? STAMP_SETTLE_MS;
   const read: SourceFile[] = [];
   for (const file of toRead) {
-    const now = readSourceFile(content.root, file.sourcePath, () => undefined, settleMs);
+    const now = readSourceFile(
+      content.root,
+      file.sourcePath,
+      () => undefined,
+      settleMs,
+      options.maxFileBytes,
+    );
     if (now === null || now.digest !== file.digest)
       return readContent(content.root, { ...options, known: undefined });
     read.push(now);
@@ -374,9 +433,10 @@ export const UNREADABLE = Symbol('unreadable');
 async function readSiteInfoFile(
   root: string,
   report: (file: string, problem: LineProblem) => void,
+  maxFileBytes = MAX_FILE_BYTES,
 ): Promise<string | null | typeof UNREADABLE> {
   try {
-    const decoded = decodeUtf8(await readFile(join(root, SITE_INFO_FILE)));
+    const decoded = decodeUtf8(readContentFile(root, SITE_INFO_FILE, maxFileBytes).bytes);
     if ('text' in decoded) return decoded.text;
     report(SITE_INFO_FILE, {
       line: decoded.invalidLine,
@@ -388,7 +448,10 @@ async function readSiteInfoFile(
     if (errorCode(error) === 'ENOENT') return null;
     report(SITE_INFO_FILE, {
       line: null,
-      message: `the file cannot be read (${errorCode(error)}); defaults are used`,
+      message:
+        error instanceof RefusedFile
+          ? `${error.message}; defaults are used`
+          : `the file cannot be read (${errorCode(error)}); defaults are used`,
       severity: 'error',
     });
     return UNREADABLE;

@@ -26,6 +26,13 @@ export function slugify(text: string): string {
  */
 export class AnchorAllocator {
   private readonly taken: Set<string>;
+  /**
+   * The next suffix to try for each base: without it, the n-th repeat of a heading tried n - 1
+   * taken anchors first, and a page of 20,000 "## Same heading" took minutes (quadratic). A suffix
+   * is only ever tried once per base, so the work is linear in the headings (plus the anchors
+   * another heading happened to take).
+   */
+  private readonly nextSuffix = new Map<string, number>();
 
   /** `reserved`: ids the page layout uses itself, which a heading must not take. */
   constructor(reserved: Iterable<string> = []) {
@@ -35,7 +42,11 @@ export class AnchorAllocator {
   allocate(text: string): string {
     const base = slugify(text);
     let anchor = base;
-    for (let suffix = 2; this.taken.has(anchor); suffix += 1) anchor = `${base}-${suffix}`;
+    if (this.taken.has(anchor)) {
+      let suffix = this.nextSuffix.get(base) ?? 2;
+      for (anchor = `${base}-${suffix}`; this.taken.has(anchor); anchor = `${base}-${suffix}`) suffix += 1;
+      this.nextSuffix.set(base, suffix + 1);
+    }
     this.taken.add(anchor);
     return anchor;
   }

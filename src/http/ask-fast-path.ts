@@ -130,7 +130,8 @@ export function createAskFastPath(
         limits.limitsAsk || onAnswered !== undefined ? clientAddressOf(req, trustProxyHops) : '';
       const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddress) : null;
       if (refusal !== null) {
-        // The route answers the 429 (one writer of that answer); the verdict goes with the request.
+        // The route answers the 429 (one writer of that answer), or waits for a verdict to come;
+        // the verdict goes with the request.
         handOverAskRefusal(req, refusal);
         return false;
       }

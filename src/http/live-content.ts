@@ -172,9 +172,9 @@ export interface ContentSnapshot {
 }
 
 /**
- * A reload rebuilds only the changed files, on the main thread, when there are at most this many
- * (~0.4 ms each: a 100-file change holds requests up for ~40 ms), reusing every other page; more
- * than that, and the whole site is built again in a worker.
+ * A reload rebuilds only the changed files, in a parse worker, when there are at most this many
+ * (~0.4 ms each), reusing every other page; more than that, and the whole site is built again in
+ * a worker. (Parsed on the main thread, one hostile page of 20,000 headings held every request up.)
  */
 export const INCREMENTAL_MAX_FILES = 100;
 
@@ -220,6 +220,11 @@ export interface LoadContentOptions {
    */
   buildInWorker?: boolean;
   /**
+   * No parsing or indexing on this thread, however small the change or the site (a reload while
+   * the server answers): one slow page must not hold up /healthz and every other request.
+   */
+  offThread?: boolean;
+  /**
    * The first load (no `previous`, no `unlessHash`) reads CONTENT_DIR in a worker while it reads a
    * snapshot of at least this many bytes (default OVERLAP_MIN_SNAPSHOT_BYTES, see start-up-read.ts).
    */
@@ -261,13 +266,17 @@ export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
   contentSnapshotVersion: CONTENT_SNAPSHOT_VERSION,
 });
 
+/** What loading the content reads of the configuration (CONTENT_MAX_FILE_BYTES may be left out). */
+export type ContentConfig = Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'> &
+  Partial<Pick<Config, 'contentMaxFileBytes'>>;
+
 /**
  * Reads CONTENT_DIR and builds a generation: from DATA_DIR's snapshot when it was made from the
  * same content by the same engine, else by parsing (worker threads) and indexing. Null when
  * `unlessHash` matched.
  */
 export async function loadContent(
-  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+  config: ContentConfig,
   logger: Logger,
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
@@ -308,7 +317,7 @@ function startsAhead(config: Pick<Config, 'dataDir'>, options: LoadContentOption
 }
 
 async function load(
-  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+  config: ContentConfig,
   logger: Logger,
   options: LoadContentOptions,
   takeWorker: () => GenerationWorker,
@@ -316,6 +325,7 @@ async function load(
 ): Promise<LoadedContent | null> {
   const started = performance.now();
   const snapshotFile = join(config.dataDir, SNAPSHOT_FILE);
+  const maxFileBytes = config.contentMaxFileBytes ?? undefined;
   const firstLoad = options.previous === undefined && options.unlessHash === undefined;
   const keptAnalysis = (contentHash: string): KeptAnalysis => ({
     file: join(config.dataDir, ANALYSIS_FILE),
@@ -342,7 +352,12 @@ async function load(
         snapshotFile,
         contentSnapshotKey,
         'contentHash',
-        { known: kept, minBytes: options.readBesideSnapshotFrom, stampSettleMs: options.stampSettleMs },
+        {
+          known: kept,
+          minBytes: options.readBesideSnapshotFrom,
+          stampSettleMs: options.stampSettleMs,
+          maxFileBytes,
+        },
       )
     : null;
   let files: ContentFiles | null = beside
@@ -351,6 +366,7 @@ async function load(
         onListed,
         known,
         stampSettleMs: options.stampSettleMs,
+        maxFileBytes,
       });
   const read: ContentSummary = files ?? beside!.summary;
   if (options.unlessHash === read.hash) return null;
@@ -358,11 +374,13 @@ async function load(
   let key = contentSnapshotKey(read.hash);
   const serviceOptions = { streams: options.streams };
 
-  const stored: SnapshotRead<ContentSnapshot> = beside
-    ? beside.stored
-    : read.exists
-      ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
-      : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const);
+  const stored: SnapshotRead<ContentSnapshot> = payloadChecked(
+    beside
+      ? beside.stored
+      : read.exists
+        ? await readSnapshot<ContentSnapshot>(snapshotFile, key)
+        : ({ ok: false, reason: 'missing', detail: 'no content folder' } as const),
+  );
   if (stored.ok) {
     const { info, pages, problems, index, copies } = stored.value;
     const site: Site = { info, pages, byUrl: new Map(pages.map((page) => [page.url, page])) };
@@ -404,7 +422,8 @@ async function load(
   files ??= await beside!.files();
 
   const useWorker =
-    options.buildInWorker ?? files.files.length + files.unread.length >= MIN_FILES_FOR_WORKERS;
+    options.offThread === true ||
+    (options.buildInWorker ?? files.files.length + files.unread.length >= MIN_FILES_FOR_WORKERS);
   const snapshotTarget = files.exists ? snapshotFile : null;
   // Once the snapshot is written, the stamps of the files it was built from.
   const afterSave = (built: readonly FileBuild[]) => async (result: SaveResult) => {
@@ -417,7 +436,8 @@ async function load(
     await keepStamps(files!.hash, built);
   };
 
-  // A reload that changed a few files: those are parsed here, every other page is the one serving
+  // A reload that changed a few files: those are parsed again (in a parse worker for a reload, see
+  // LoadContentOptions.offThread), every other page is the one serving
   // now (shared, not copied), and the index is built again in a worker, which then writes the snapshot.
   let changed = options.previous ? filesToRebuild(files, options.previous) : null;
   const fewChanged = changed !== null && changed.length <= INCREMENTAL_MAX_FILES;
@@ -426,13 +446,13 @@ async function load(
   // again (the hash with it), so the list is made again.
   files = await readUnread(
     files,
-    { stampSettleMs: options.stampSettleMs },
+    { stampSettleMs: options.stampSettleMs, maxFileBytes },
     fewChanged ? unreadPaths(changed!) : undefined,
   );
   if (fewChanged) changed = filesToRebuild(files, options.previous!);
   key = contentSnapshotKey(files.hash);
   if (options.previous && changed !== null && changed.length <= INCREMENTAL_MAX_FILES) {
-    const rebuilt = await rebuildSite(files, options.previous);
+    const rebuilt = await rebuildSite(files, options.previous, { offThread: options.offThread });
     const build = { site: rebuilt.site, files: rebuilt.files, sourcePaths: files.sourcePaths };
     let index: SearchIndex | undefined;
     let copies: CopyGroups | undefined;
@@ -567,6 +587,26 @@ async function load(
     saveSnapshot: () =>
       (saved ??= saveHere(snapshotTarget, key, snapshotOf(built, ask)).then(afterSave(built.files))),
   };
+}
+
+/**
+ * A snapshot whose payload is not a ContentSnapshot is corrupt, however valid its header and CRC
+ * (`null`, `{}`, `pages: null` aborted the start with a TypeError): it is discarded and the site
+ * built again. The fields' own contents are the engine's, versioned by the key.
+ */
+function payloadChecked(stored: SnapshotRead<ContentSnapshot>): SnapshotRead<ContentSnapshot> {
+  if (!stored.ok) return stored;
+  const value = stored.value as Partial<Record<keyof ContentSnapshot, unknown>> | null;
+  const isObject = (field: unknown) => typeof field === 'object' && field !== null;
+  const valid =
+    isObject(value) &&
+    isObject(value!.info) &&
+    Array.isArray(value!.pages) &&
+    Array.isArray(value!.problems) &&
+    Array.isArray(value!.files) &&
+    isObject(value!.index) &&
+    isObject(value!.copies);
+  return valid ? stored : { ok: false, reason: 'corrupt', detail: 'its payload is not a content snapshot' };
 }
 
 /** The unread files among `files` (see ReadOptions.known). */
@@ -846,7 +886,7 @@ export class ContentReloader {
   #closed = false;
 
   constructor(
-    private readonly config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+    private readonly config: ContentConfig,
     private readonly logger: Logger,
     private readonly content: LiveContent,
     contentHash: string,
@@ -896,6 +936,7 @@ export class ContentReloader {
       loaded = await loadContent(this.config, this.logger, {
         streams: this.content.current.ask.streams,
         unlessHash: this.#contentHash,
+        offThread: true,
         ...(this.#previous ? { previous: this.#previous } : {}),
         ...(worker ? { worker } : {}),
       });

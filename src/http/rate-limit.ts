@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitedBody, type ErrorBody } from '../contract/index.js';
-import type { LimitDecision } from '../limits/index.js';
+import type { AskVerdict, LimitDecision } from '../limits/index.js';
 import type { AppContext } from './context.js';
 import { clientAddress } from './client-address.js';
 
@@ -30,17 +30,29 @@ export async function limitSubmission(
   return { body: rateLimitedBody(WHAT[limit], quota, windowSeconds, decision.resetSeconds), decision };
 }
 
-/** Refusals the /ask fast path found and handed to the route to answer (so each request counts once). */
-const askRefusals = new WeakMap<IncomingMessage, LimitDecision>();
+/**
+ * Verdicts the /ask fast path could not answer with (a refusal, or one still waiting for the shared
+ * count) and handed to the route, so each request counts once.
+ */
+const askRefusals = new WeakMap<IncomingMessage, Exclude<AskVerdict, null>>();
 
-/** The fast path: a refused request is left to the route, which answers it with the same verdict. */
-export function handOverAskRefusal(req: IncomingMessage, refusal: LimitDecision): void {
-  askRefusals.set(req, refusal);
+/** The fast path: the request is left to the route, which answers it with this verdict. */
+export function handOverAskRefusal(req: IncomingMessage, verdict: Exclude<AskVerdict, null>): void {
+  askRefusals.set(req, verdict);
 }
 
 /** /ask's per-client limit for a request the route answers: the fast path's verdict, or a new check. */
-export function askRefusal(context: AppContext, request: FastifyRequest): LimitDecision | null {
+export function askRefusal(context: AppContext, request: FastifyRequest): AskVerdict {
   const handedOver = askRefusals.get(request.raw);
   if (handedOver !== undefined) return handedOver;
   return context.limits.refuseAsk(clientAddress(request));
+}
+
+/** What a search refused by RATE_LIMIT_ASK is told (/ask and the /search page), then what to do. */
+export function tooManySearches(refusal: LimitDecision, then: string): string {
+  const { quota, windowSeconds } = refusal.policy;
+  return (
+    `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
+    `Wait ${refusal.resetSeconds} seconds ${then}`
+  );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
-import { checkDataDir, listenError, type Config } from '../config/index.js';
+import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
 import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
@@ -172,7 +172,10 @@ export async function startServer(
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const started = process.hrtime.bigint();
-  if (config.database.kind === 'sqlite') checkDataDir(config.dataDir);
+  if (config.database.kind === 'sqlite') {
+    checkDataDir(config.dataDir);
+    checkDatabaseFile(config.database.file);
+  }
   // With CONTENT_URL the content folder is the crawler's mirror: made (empty) before it is read,
   // and served as a previous run left it until the first crawl ends.
   const crawler = config.crawl ? new Crawler({ config: config.crawl, logger }) : null;
@@ -207,7 +210,19 @@ export async function startServer(
         }),
       );
     for (const routes of options.adminRoutes ?? []) admin.addRoutes(routes);
-    adminUrl = await admin.listen();
+    try {
+      adminUrl = await admin.listen();
+    } catch (error) {
+      await admin.close();
+      await app.close();
+      await submissions.close();
+      await insight?.close();
+      await context.limits.close();
+      throw listenError(error, config.admin.host, config.admin.port, {
+        host: 'METRICS_HOST',
+        port: 'METRICS_PORT',
+      });
+    }
   }
   submissions.start();
   insight?.start();

@@ -36,6 +36,8 @@ export {
   isIsoDay,
   isoDayOf,
   lastDays,
+  MAX_REPORT_DAYS,
+  periodProblem,
   readInsightReport,
   type AgentStat,
   type ByClass,

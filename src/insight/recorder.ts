@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import { normaliseQuery, type AnswerSummary } from '../nlweb/index.js';
+import { clientKey, normaliseQuery, type AnswerSummary } from '../nlweb/index.js';
 import { CLIENT_CLASSES, createClientClassifier, type ClientClass } from './classify.js';
 import { readershipDocument } from './documents.js';
 import type { InsightBatch, InsightStore, QueryRow, ReadRow, SearchCounts, SearchTotalRow } from './store.js';
@@ -273,7 +273,9 @@ export function createInsightRecorder(options: InsightRecorderOptions): InsightR
     return day;
   };
 
-  const clientHash = (address: string) => seededHash(address, salt);
+  // A client is what the limits count as one (clientKey: an IPv6 /64, an IPv4 address): three
+  // addresses of one home network asking a text are one client, not k.
+  const clientHash = (address: string) => seededHash(clientKey(address), salt);
 
   const countQuery = (
     today: string,

@@ -1,6 +1,15 @@
 import type { AdminRoutes } from '../admin/index.js';
 import { INSIGHT_REPORT_CSP, renderInsightReport } from './html.js';
-import { isIsoDay, isoDayOf, lastDays, readInsightReport, type InsightPeriod } from './report.js';
+import { errorBody, type ErrorBody } from '../contract/index.js';
+import {
+  isIsoDay,
+  isoDayOf,
+  lastDays,
+  MAX_REPORT_DAYS,
+  periodProblem,
+  readInsightReport,
+  type InsightPeriod,
+} from './report.js';
 import type { InsightStore } from './store.js';
 
 export interface InsightReportRoutesOptions {
@@ -27,8 +36,8 @@ function periodOf(query: PeriodQuery, today: string): InsightPeriod | { problem:
   const to = text(query.to);
   const days = text(query.days);
   if (days !== undefined) {
-    if (!/^\d+$/.test(days) || Number(days) < 1 || Number(days) > 3660)
-      return { problem: 'days must be a whole number from 1 to 3660.' };
+    if (!/^\d{1,9}$/.test(days) || Number(days) < 1 || Number(days) > MAX_REPORT_DAYS)
+      return { problem: `days must be a whole number from 1 to ${MAX_REPORT_DAYS}.` };
     return lastDays(Number(days), today);
   }
   if (from === undefined && to === undefined) return lastDays(DEFAULT_REPORT_DAYS, today);
@@ -39,10 +48,18 @@ function periodOf(query: PeriodQuery, today: string): InsightPeriod | { problem:
     if (value !== undefined && !isIsoDay(value))
       return { problem: `${name} must be a day written YYYY-MM-DD, such as ${today}.` };
   const period = { from: from ?? lastDays(DEFAULT_REPORT_DAYS, to ?? today).from, to: to ?? today };
-  if (period.from > period.to)
-    return { problem: `from (${period.from}) must not be after to (${period.to}).` };
-  return period;
+  const problem = periodProblem(period);
+  return problem === null ? period : { problem };
 }
+
+/** A period the report cannot cover, in the spec's error envelope (both routes answer it). */
+const badPeriod = (problem: string): ErrorBody =>
+  errorBody(
+    'VALIDATION_ERROR',
+    'Validation failed',
+    `Invalid report period: ${problem}`,
+    `Send days=N (1 to ${MAX_REPORT_DAYS}), or from and to as YYYY-MM-DD at most ${MAX_REPORT_DAYS} days apart.`,
+  );
 
 /**
  * The insight report on the admin listener (never the public port): GET /insight as a
@@ -64,8 +81,7 @@ export function insightReportRoutes(options: InsightReportRoutesOptions): AdminR
         .header('content-security-policy', INSIGHT_REPORT_CSP)
         .header('x-content-type-options', 'nosniff')
         .header('referrer-policy', 'no-referrer');
-      if ('problem' in result)
-        return reply.code(400).type('text/plain; charset=utf-8').send(`Bad period: ${result.problem}\n`);
+      if ('problem' in result) return reply.code(400).send(badPeriod(result.problem));
       return reply.type('text/html; charset=utf-8').send(
         renderInsightReport(result, {
           siteName: options.siteName,
@@ -79,8 +95,7 @@ export function insightReportRoutes(options: InsightReportRoutesOptions): AdminR
     app.get(`${INSIGHT_REPORT_PATH}.json`, async (request, reply) => {
       const result = await report(request.query as PeriodQuery);
       reply.header('cache-control', 'no-store');
-      if ('problem' in result)
-        return reply.code(400).send({ ok: false, error: 'Bad Request', message: result.problem });
+      if ('problem' in result) return reply.code(400).send(badPeriod(result.problem));
       return result;
     });
   };

@@ -26,10 +26,11 @@ export interface RateLimits {
   /** The write operations' exact check; null when the limit is off. Fails open when Redis fails. */
   check(limit: 'leads' | 'suggestions', clientIp: string): Promise<LimitDecision | null>;
   /**
-   * /ask's check, synchronous so the fast path can use it: null to let the request through, else
-   * the refusal. With Redis, counts are shared in batches every ASK_SYNC_INTERVAL_MS.
+   * /ask's check: null to let the request through, else the refusal. Synchronous (the fast path
+   * answers at once) except with Redis for a request that arrives while this client's last one is
+   * still being charged: it then waits for that charge (see createAskCounter).
    */
-  refuseAsk(clientIp: string): LimitDecision | null;
+  refuseAsk(clientIp: string): AskVerdict;
   /** Whether /ask has a limit (the fast path skips finding the client address when not). */
   readonly limitsAsk: boolean;
   /** The global delivery cap; null when it is off. */
@@ -37,13 +38,14 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
+/** /ask's verdict: now, or once the client's charge in flight is answered. */
+export type AskVerdict = LimitDecision | null | Promise<LimitDecision | null>;
+
 export interface RateLimitEvents {
   rateLimitRefused(limit: string): void;
   rateLimitStoreFailed(): void;
 }
 
-/** How often an instance sends its /ask counts to Redis and reads the shared totals back. */
-export const ASK_SYNC_INTERVAL_MS = 100;
 /** A Redis command slower than this lets the request through (limits fail open). */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
 const REDIS_KEY_PREFIX = 'frontdoor:limit:';
@@ -159,11 +161,14 @@ export function createRateLimits(
     }
     return key;
   };
-  const refuseAsk = (clientIp: string): LimitDecision | null => {
-    if (ask === null) return null;
-    const refusal = ask(askKeyOf(clientIp));
+  const counted = (refusal: LimitDecision | null) => {
     if (refusal !== null) events.rateLimitRefused('ask');
     return refusal;
+  };
+  const refuseAsk = (clientIp: string): AskVerdict => {
+    if (ask === null) return null;
+    const verdict = ask(askKeyOf(clientIp));
+    return verdict instanceof Promise ? verdict.then(counted) : counted(verdict);
   };
 
   const deliveryPolicy = config.deliveries;
@@ -205,11 +210,14 @@ export function createRateLimits(
 }
 
 /**
- * /ask's per-client counter. In memory it is exact. With Redis, each instance counts locally and
- * sends its counts every ASK_SYNC_INTERVAL_MS in one script call per client, reading the shared
- * total back: a request never waits for Redis. An instance learns the other instances' counts for
- * a client when it next sends its own, so a client spread over N instances gets at most about one
- * extra request per instance before all of them refuse it.
+ * /ask's per-client counter. In memory it is exact. With Redis, a client's request is granted at
+ * once and charged to the shared count (one atomic script call) without waiting; a request that
+ * arrives while that charge is on its way waits for it, then is decided the same way. Once the
+ * shared count has no room, the instance refuses until the window ends. So the shared quota holds
+ * within one request per instance (the one granted while its charge found the quota used up),
+ * however many requests arrive at once: counted locally and sent every 100 ms, as before, a burst
+ * of 100 to each of two instances got 2 × 30 of a quota of 30. A client's sequential requests
+ * never wait; its parallel ones wait a Redis round trip each.
  */
 function createAskCounter(
   policy: RateLimitPolicy,
@@ -217,7 +225,7 @@ function createAskCounter(
   memory: MemoryCounterStore,
   now: () => number,
   failed: (error: unknown) => void,
-): (key: string) => LimitDecision | null {
+): (key: string) => AskVerdict {
   // `key` is the client's counter key, `ask:` and its clientKey.
   const windowMs = policy.windowSeconds * 1000;
   if (redis === null) {
@@ -228,39 +236,75 @@ function createAskCounter(
     };
   }
 
-  const windows = new Map<string, { used: number; pending: number; resetAtMs: number }>();
-  let timer: NodeJS.Timeout | null = null;
-  const flush = () => {
-    timer = null;
-    const nowMs = now();
-    for (const [key, window] of windows) {
-      if (window.pending === 0) {
-        if (window.resetAtMs <= nowMs) windows.delete(key);
-        continue;
-      }
-      const units = window.pending;
-      window.pending = 0;
-      window.used += units;
-      redis.take(key, units, policy.quota, windowMs).then((taken) => {
-        window.used = taken.used;
+  const windows = new Map<string, AskWindow>();
+  const refused = (window: AskWindow) =>
+    decision('ask', policy, false, policy.quota, window.resetAtMs, now());
+  const settle = (window: AskWindow) => {
+    window.charging = false;
+    for (const waiter of window.waiting.splice(0)) waiter(decide(window));
+  };
+  const charge = (key: string, window: AskWindow) => {
+    window.charging = true;
+    redis.take(key, 1, policy.quota, windowMs).then(
+      (taken) => {
         window.resetAtMs = taken.resetAtMs;
-      }, failed);
+        if (taken.granted < 1) window.exhausted = true;
+        settle(window);
+      },
+      (error: unknown) => {
+        failed(error);
+        // Failing open: this instance counts the client on its own for the rest of the window.
+        window.local = true;
+        settle(window);
+      },
+    );
+  };
+  const decide = (window: AskWindow): AskVerdict => {
+    if (window.local) return window.granted++ < policy.quota ? null : refused(window);
+    if (window.exhausted) return refused(window);
+    if (window.charging) {
+      // At most a quota's worth wait: more are refused at once (no queue grows without bound).
+      if (window.waiting.length >= policy.quota) return refused(window);
+      return new Promise((resolve) => window.waiting.push(resolve));
     }
+    window.granted++;
+    charge(window.key, window);
+    return null;
   };
   return (key) => {
     const nowMs = now();
     let window = windows.get(key);
     if (window === undefined || window.resetAtMs <= nowMs) {
-      window = { used: 0, pending: 0, resetAtMs: nowMs + windowMs };
+      if (windows.size >= ASK_KEYS_KEPT)
+        for (const [other, old] of windows)
+          if (old.resetAtMs <= nowMs && !old.charging) windows.delete(other);
+      window = {
+        key,
+        charging: false,
+        waiting: [],
+        exhausted: false,
+        local: false,
+        granted: 0,
+        resetAtMs: nowMs + windowMs,
+      };
       windows.set(key, window);
     }
-    if (window.used + window.pending >= policy.quota)
-      return decision('ask', policy, false, window.used + window.pending, window.resetAtMs, nowMs);
-    window.pending++;
-    if (timer === null) {
-      timer = setTimeout(flush, ASK_SYNC_INTERVAL_MS);
-      timer.unref();
-    }
-    return null;
+    return decide(window);
   };
+}
+
+/** One client's /ask window on this instance, with Redis. */
+interface AskWindow {
+  key: string;
+  /** A request's charge is on its way to Redis. */
+  charging: boolean;
+  /** Requests waiting for that charge's answer, to be decided then. */
+  waiting: ((verdict: AskVerdict) => void)[];
+  /** The shared count had no room left in this window: refuse until it ends. */
+  exhausted: boolean;
+  /** Redis failed: this instance counts on its own until the window ends (failing open). */
+  local: boolean;
+  /** Requests this instance granted in the window. */
+  granted: number;
+  resetAtMs: number;
 }

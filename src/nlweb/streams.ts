@@ -45,8 +45,9 @@ export class StreamRegistry {
 }
 
 /**
- * The key a client's streams are counted under: the IPv4 address, or the /64 network of an IPv6
+ * What counts as one client, the one rule for it: the IPv4 address, or the /64 network of an IPv6
  * address (one host usually owns a whole /64, so counting single addresses would not limit it).
+ * Streams, the rate limits and insight's k threshold all count clients by this key.
  */
 export function clientKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);

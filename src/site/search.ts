@@ -108,12 +108,17 @@ export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: s
  * `status` is 400 for a query over the contract's length limit; `summary` is what the search found
  * (null when no search ran).
  */
-export function searchForPage(
+export async function searchForPage(
   ask: AskService,
   rawQuery: string,
   publicBaseUrl: string,
   requestId: string,
-): { status: number; outcome: SearchOutcome; summary: AnswerSummary | null } {
+  /**
+   * Asked right before the search runs (not for an empty or too long one): the refusal to show
+   * when the client is over its search limit (RATE_LIMIT_ASK, shared with /ask), else null.
+   */
+  refusal: () => string | null | Promise<string | null> = () => null,
+): Promise<{ status: number; outcome: SearchOutcome; summary: AnswerSummary | null }> {
   const query = normaliseQuery(rawQuery);
   if (query === '')
     return {
@@ -132,6 +137,8 @@ export function searchForPage(
       },
       summary: null,
     };
+  const refused = await refusal();
+  if (refused !== null) return { status: 429, outcome: { query, status: refused, hits: [] }, summary: null };
   const asked = { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null };
   const answer = ask.answer(asked, requestId);
   return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl), summary: ask.summary(asked) };

@@ -12,6 +12,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DefaultDeserializer, serialize } from 'node:v8';
@@ -58,7 +59,9 @@ export async function readSnapshot<T>(
 ): Promise<SnapshotRead<T>> {
   let handle: FileHandle;
   try {
-    handle = await open(file, 'r');
+    // Non-blocking: opening a FIFO left at the snapshot's path for reading would wait for a writer
+    // for ever (and the start-up with it); opened this way, it is found not to be a file below.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no snapshot yet' };
@@ -84,7 +87,9 @@ async function readOpenSnapshot<T>(
   deferred: ReadonlySet<string>,
 ): Promise<SnapshotRead<T>> {
   const corrupt = (detail: string) => ({ ok: false, reason: 'corrupt', detail }) as const;
-  const fileBytes = (await handle.stat()).size;
+  const stats = await handle.stat();
+  if (!stats.isFile()) return corrupt('not a regular file (a pipe, socket, device or folder)');
+  const fileBytes = stats.size;
   const readAt = async (position: number, length: number): Promise<Buffer> => {
     const buffer = Buffer.allocUnsafe(length);
     let filled = 0;

@@ -28,6 +28,28 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(1);
   });
 
+  it('applies CONTENT_MAX_FILE_BYTES to the folder it checks, naming the file and the limit', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'index.md': '# Home\n\nHello.\n',
+      'long.md': `# Long\n\n${'word '.repeat(1000)}\n`,
+    });
+    const { code, out } = await runCommand(
+      runCheck,
+      ['--content', root],
+      { ...process.env, CONTENT_DIR: '', CONTENT_MAX_FILE_BYTES: '2048' },
+      REPO_ROOT,
+    );
+    expect(out.split('\n')).toEqual([
+      `${join(root, 'long.md')}: error: the file is 5009 bytes, over the limit of 2048 bytes: split it into smaller pages, or raise CONTENT_MAX_FILE_BYTES; the page is skipped`,
+      `${root}: 1 page loaded, 1 error, 0 warnings`,
+      '',
+    ]);
+    expect(code).toBe(1);
+    // Under the default limit (2 MiB) the same folder loads whole.
+    expect((await check('--content', root)).code).toBe(0);
+  });
+
   it('passes warnings, unless --strict', async () => {
     const root = contentFolder({ 'index.md': '# Home\n\nHello.\n' });
     const relaxed = await check('--content', root);

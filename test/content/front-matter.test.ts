@@ -12,6 +12,37 @@ function located(problems: ContentProblem[]): string[] {
   );
 }
 
+describe('front matter: repeated keys, found in linear time (issue 37, finding 2)', () => {
+  it('reports a key repeated at the top level or in a nested mapping at its line, keeping the first', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'twice.md': page(
+        ['title: First', 'owner:', '  name: A', '  name: B', 'title: Second', 'tags: [x]'].join('\n'),
+      ),
+    });
+    const { site, problems } = await loadSite(root);
+    expect(located(problems)).toEqual([
+      'twice.md:5: error: front matter is not valid YAML: Map keys must be unique; `owner` is ignored',
+      'twice.md:6: error: front matter is not valid YAML: Map keys must be unique; this second `title` is ignored',
+    ]);
+    expect(site.pages[0]!.title).toBe('First');
+    expect(site.pages[0]!.tags).toEqual(['x']);
+  });
+
+  it('loads 20,000 distinct keys with no problem and reports 20,000 repeats of one key', async () => {
+    const distinct = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+    const repeated = Array.from({ length: 20_000 }, (_, i) => `k: ${i}`);
+    const root = contentFolder({
+      'distinct.md': page(['title: Distinct', ...distinct].join('\n')),
+      'repeated.md': page(['title: Repeated', ...repeated].join('\n')),
+    });
+    const { site, problems } = await loadSite(root);
+    expect(problems.filter((problem) => problem.file === 'distinct.md')).toEqual([]);
+    expect(problems.filter((problem) => problem.file === 'repeated.md')).toHaveLength(19_999);
+    expect(site.pages.map((p) => p.title)).toEqual(['Distinct', 'Repeated']);
+  });
+});
+
 describe('front matter: one bad value does not take the page off the site', () => {
   it('loads a page whose aliases hold `- %` (not valid YAML) with the rest of its front matter and body', async () => {
     const root = contentFolder({

@@ -92,6 +92,23 @@ describe('renderMarkdown', () => {
     expect(first.html).not.toContain('<h1');
   });
 
+  it('skips an anchor another heading took when it hands out the next suffix (issue 37, finding 2)', () => {
+    const markdown = '## Usage\n\n## Usage 3\n\n## Usage\n\n## Usage\n\n## Usage\n\n## Usage 3\n';
+    expect(renderMarkdown(markdown).headings.map((heading) => heading.anchor)).toEqual([
+      'usage',
+      'usage-3',
+      'usage-2',
+      'usage-4',
+      'usage-5',
+      'usage-3-2',
+    ]);
+    // 20,000 repeats: every anchor unique, in order, the last one `same-20000`.
+    const anchors = renderMarkdown('## Same\n\n'.repeat(20_000)).headings.map((heading) => heading.anchor);
+    expect(new Set(anchors).size).toBe(20_000);
+    expect(anchors.slice(0, 3)).toEqual(['same', 'same-2', 'same-3']);
+    expect(anchors.at(-1)).toBe('same-20000');
+  });
+
   it('takes the first h1 as the title when asked and leaves it out of the body', () => {
     const rendered = renderMarkdown(
       '\n# tar\n\n> Archiving utility.\n> Often combined with `gzip`.\n\n- list\n',

@@ -1,11 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, waitFor } from '../support/net.js';
 import { spawnServe } from '../support/process.js';
-import { tempDir } from '../support/files.js';
+import { contentFolder, tempDir } from '../support/files.js';
+import { ConfigError, listenError } from '../../src/config/index.js';
+import { readContent } from '../../src/content/index.js';
+import { contentSnapshotKey, SNAPSHOT_FILE } from '../../src/http/live-content.js';
+import { writeSnapshot } from '../../src/snapshot/index.js';
 
 const running: ChildProcess[] = [];
 const servers: Server[] = [];
@@ -135,5 +140,122 @@ describe('a full log disk (stdout on /dev/full, every write ENOSPC)', () => {
     for (let i = 0; i < 20; i += 1) expect((await fetch(`${url}/healthz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exit).toBe(0);
+  });
+
+  describe('issue 37, finding 10', () => {
+    it('METRICS_PORT is in use', async () => {
+      const blocker = createServer();
+      servers.push(blocker);
+      const port = await freePort();
+      await new Promise<void>((done) => blocker.listen(port, '127.0.0.1', done));
+      const server = spawnServe({ PORT: '0', METRICS_PORT: String(port) });
+      running.push(server.child);
+      expect(await server.exit).toBe(78);
+      expect(server.stderr()).toContain(
+        `METRICS_PORT=${port} is already in use on METRICS_HOST 127.0.0.1: stop the other process or set METRICS_PORT to a free port.`,
+      );
+      expect(server.stderr()).not.toMatch(/\n\s+at /);
+      expectFatalJson(server.stdout(), 78, 'METRICS_PORT');
+    });
+
+    it('METRICS_HOST is not an address of this machine', async () => {
+      const server = spawnServe({ PORT: '0', METRICS_PORT: '0', METRICS_HOST: '203.0.113.9' });
+      running.push(server.child);
+      expect(await server.exit).toBe(78);
+      expect(server.stderr()).toContain(
+        'METRICS_HOST="203.0.113.9" is not an address of this machine: set METRICS_HOST to 127.0.0.1',
+      );
+      expect(server.stderr()).not.toMatch(/\n\s+at /);
+      expectFatalJson(server.stdout(), 78, 'METRICS_HOST');
+    });
+
+    it('METRICS_PORT below 1024 without the privilege (EACCES) names the variable', () => {
+      // This suite runs as root, which may bind port 81: the mapping is what is tested here.
+      const error = listenError(
+        Object.assign(new Error('listen EACCES'), { code: 'EACCES' }),
+        '127.0.0.1',
+        81,
+        {
+          host: 'METRICS_HOST',
+          port: 'METRICS_PORT',
+        },
+      );
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        'METRICS_PORT=81 needs privileges this process lacks: set METRICS_PORT to 1024 or above.',
+      ]);
+    });
+
+    const sqliteCases: [string, (file: string) => void, string][] = [
+      [
+        'of random bytes',
+        (file) => writeFileSync(file, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251))),
+        'which is not a SQLite database',
+      ],
+      ['that is a folder', (file) => mkdirSync(file), 'which is not a regular file (a folder, link or pipe)'],
+      [
+        'that is a FIFO',
+        (file) => execFileSync('mkfifo', [file]),
+        'which is not a regular file (a folder, link or pipe)',
+      ],
+    ];
+    it.each(sqliteCases)('a frontdoor.sqlite %s', async (_what, make, message) => {
+      const dataDir = tempDir('fd-sqlite-');
+      const file = join(dataDir, 'frontdoor.sqlite');
+      make(file);
+      const server = spawnServe({ PORT: '0', DATA_DIR: dataDir });
+      running.push(server.child);
+      expect(await server.exit).toBe(78);
+      expect(server.stderr()).toContain(`DATA_DIR holds "${file}", ${message}: move it out of DATA_DIR`);
+      expect(server.stderr()).not.toMatch(/\n\s+at /);
+      expectFatalJson(server.stdout(), 78, 'DATA_DIR');
+    });
+
+    it.skipIf(process.getuid?.() === 0)('an unreadable frontdoor.sqlite', async () => {
+      const dataDir = tempDir('fd-sqlite-');
+      const file = join(dataDir, 'frontdoor.sqlite');
+      writeFileSync(file, '');
+      chmodSync(file, 0o000);
+      const server = spawnServe({ PORT: '0', DATA_DIR: dataDir });
+      running.push(server.child);
+      expect(await server.exit).toBe(78);
+      expect(server.stderr()).toContain('which this process cannot read and write (EACCES)');
+      expectFatalJson(server.stdout(), 78, 'DATA_DIR');
+    });
+
+    it.each([
+      ['null', null],
+      ['{}', {}],
+      ['pages: null', { info: {}, pages: null, problems: [], files: [], index: {}, copies: {} }],
+    ])(
+      'a snapshot with a valid CRC and the payload %s is discarded and the site rebuilt',
+      async (_what, payload) => {
+        const contentDir = contentFolder({ 'index.md': '# Home\n\nThe kettle site.\n' });
+        const dataDir = tempDir('fd-snapshot-');
+        const { hash } = await readContent(contentDir);
+        await writeSnapshot(join(dataDir, SNAPSHOT_FILE), contentSnapshotKey(hash), payload);
+        const server = spawnServe({ CONTENT_DIR: contentDir, DATA_DIR: dataDir, CONTENT_WATCH: 'off' });
+        running.push(server.child);
+        const url = await server.url;
+        expect(server.stdout()).toContain('content snapshot not used: its payload is not a content snapshot');
+        expect(await (await fetch(`${url}/`)).text()).toContain('The kettle site.');
+        // The rebuilt snapshot replaces it.
+        await waitFor('the rebuilt snapshot', () => server.stdout().includes('content snapshot saved'));
+      },
+    );
+
+    it('a FIFO at content-snapshot.bin is never opened to wait on: it is discarded and replaced', async () => {
+      const contentDir = contentFolder({ 'index.md': '# Home\n\nThe kettle site.\n' });
+      const dataDir = tempDir('fd-snapshot-');
+      const snapshot = join(dataDir, SNAPSHOT_FILE);
+      execFileSync('mkfifo', [snapshot]);
+      const server = spawnServe({ CONTENT_DIR: contentDir, DATA_DIR: dataDir, CONTENT_WATCH: 'off' });
+      running.push(server.child);
+      const url = await server.url;
+      expect(server.stdout()).toContain('content snapshot not used: not a regular file');
+      expect((await fetch(`${url}/`)).status).toBe(200);
+      await waitFor('the rebuilt snapshot', () => server.stdout().includes('content snapshot saved'));
+      expect(statSync(snapshot).isFile()).toBe(true);
+    });
   });
 });

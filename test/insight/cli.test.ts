@@ -136,7 +136,14 @@ describe('frontdoor insight', () => {
     [['--days', '0'], '--days must be a whole number from 1 to 3660.'],
     [['--from', '2026-02-30'], '--from must be a day written YYYY-MM-DD'],
     [['--days', '7', '--from', '2026-01-01'], 'Give either --days or --from/--to, not both.'],
-    [['--from', '2026-02-02', '--to', '2026-02-01'], '--from (2026-02-02) is after --to (2026-02-01).'],
+    [
+      ['--from', '2026-02-02', '--to', '2026-02-01'],
+      '--from (2026-02-02) must not be after --to (2026-02-01).',
+    ],
+    [
+      ['--from', '0001-01-01', '--to', '9999-12-31'],
+      'The period 0001-01-01 to 9999-12-31 is 3652059 days long; a report covers at most 3660 days',
+    ],
     [['--to', '2026-02-01'], '--to needs --from.'],
     [['--colour'], 'Unknown option "--colour".'],
   ])('refuses %j with a message that says what to write', async (args, message) => {

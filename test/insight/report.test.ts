@@ -83,8 +83,44 @@ describe('insight report on the admin listener', () => {
     expect(json.status).toBe(400);
     expect(JSON.parse(json.body)).toMatchObject({
       ok: false,
-      message: 'days must be a whole number from 1 to 3660.',
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid report period: days must be a whole number from 1 to 3660.',
     });
+  });
+
+  it('caps the period as --days is capped and answers a longer one with the envelope (issue 37, finding 4)', async () => {
+    for (const path of ['/insight', '/insight.json']) {
+      const response = await send(adminUrl, 'GET', `${path}?from=0001-01-01&to=9999-12-31`, {});
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({
+        ok: false,
+        error: 'Validation failed',
+        code: 'VALIDATION_ERROR',
+        message:
+          'Invalid report period: the period 0001-01-01 to 9999-12-31 is 3652059 days long; a report covers at most 3660 days: move from or to closer.',
+        resolution: 'Send days=N (1 to 3660), or from and to as YYYY-MM-DD at most 3660 days apart.',
+      });
+    }
+    expect((await send(adminUrl, 'GET', '/insight.json?days=99999999999999999999', {})).status).toBe(400);
+    // The longest period allowed is answered, one entry a day.
+    const longest = await send(adminUrl, 'GET', '/insight.json?from=2016-01-01&to=2026-01-07', {});
+    expect(longest.status).toBe(200);
+    expect((JSON.parse(longest.body) as InsightReport).daily).toHaveLength(3660);
+    expect((await send(adminUrl, 'GET', '/insight.json?from=2016-01-01&to=2026-01-08', {})).status).toBe(400);
+    expect((await send(site.url, 'GET', '/healthz', {})).status).toBe(200);
+  });
+
+  it('answers only requests that name its own host: DNS rebinding is refused (issue 37, finding 4)', async () => {
+    const port = new URL(adminUrl).port;
+    for (const host of ['evil.example', `evil.example:${port}`, 'localhost.evil.example', '10.9.8.7'])
+      for (const path of ['/insight.json', '/metrics']) {
+        const refused = await send(adminUrl, 'GET', path, { host });
+        expect(refused.status, `${host} ${path}`).toBe(421);
+        expect(JSON.parse(refused.body)).toMatchObject({ ok: false, code: 'VALIDATION_ERROR' });
+        expect(refused.body).not.toContain('zorblax');
+      }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '[::1]'])
+      expect((await send(adminUrl, 'GET', '/insight.json', { host })).status, host).toBe(200);
   });
 
   it('is not on the public port', async () => {

@@ -56,6 +56,9 @@ describe('insight counts known traffic through the HTTP server', () => {
     await answered(get(ask('jane.doe@example.com'), person('10.0.3.1')));
     await answered(get(ask('schedule of activities'), person('10.0.3.2')));
     await answered(get(ask('schedule of activities'), person('10.0.3.3')));
+    // Three addresses of one IPv6 /64 (one home, one client to the limits): below k too.
+    for (const ip of ['2001:db8:77:1::1', '2001:db8:77:1::2', '2001:db8:77:1::3'])
+      await answered(get(ask('schedule of assessments'), person(ip)));
     // Not a search: an invalid request is answered 400 and not counted.
     expect((await get('/ask', person('10.0.3.4'))).status).toBe(400);
 
@@ -113,6 +116,10 @@ describe('insight counts known traffic through the HTTP server', () => {
     ]);
   });
 
+  it('counts the addresses of one IPv6 /64 as one client, as the rate limits do (issue 37, finding 8)', () => {
+    expect(queryRows('schedule of assessments')).toEqual([]);
+  });
+
   it('never stores a text asked by fewer than k distinct clients, but counts it in the totals', () => {
     expect(stored.queries.map((row) => row.query).sort()).toEqual([
       'amendment zorblax',
@@ -125,7 +132,7 @@ describe('insight counts known traffic through the HTTP server', () => {
     expect(stored.searchesByChannel).toEqual([
       { clientClass: 'agent', channel: 'get', searches: 4, zeroResults: 1, weakMatches: 3 },
       // jane.doe@… matches one of its six terms: a weak match, counted without its text.
-      { clientClass: 'browser', channel: 'get', searches: 7, zeroResults: 0, weakMatches: 2 },
+      { clientClass: 'browser', channel: 'get', searches: 10, zeroResults: 0, weakMatches: 2 },
       { clientClass: 'browser', channel: 'page', searches: 1, zeroResults: 0, weakMatches: 0 },
       { clientClass: 'browser', channel: 'post', searches: 1, zeroResults: 1, weakMatches: 0 },
       { clientClass: 'crawler', channel: 'get', searches: 1, zeroResults: 0, weakMatches: 0 },
@@ -138,7 +145,7 @@ describe('insight counts known traffic through the HTTP server', () => {
       { document: 'agents.md', clientClass: 'other', agent: '', requests: 1 },
       { document: 'ask', clientClass: 'agent', agent: 'ChatGPT-User', requests: 1 },
       { document: 'ask', clientClass: 'agent', agent: 'Claude-User', requests: 3 },
-      { document: 'ask', clientClass: 'browser', agent: '', requests: 9 },
+      { document: 'ask', clientClass: 'browser', agent: '', requests: 12 },
       { document: 'ask', clientClass: 'crawler', agent: 'Googlebot', requests: 1 },
       { document: 'ask', clientClass: 'other', agent: '', requests: 1 },
       { document: 'llms.txt', clientClass: 'crawler', agent: 'GPTBot', requests: 2 },

@@ -211,6 +211,33 @@ describe('the /ask limit', () => {
     const text = await server.context.metrics.render();
     expect(text).toContain('frontdoor_rate_limit_refusals_total{limit="ask"} 2');
   });
+
+  it('counts the /search page with /ask: the same engine behind the same limit (issue 37, finding 6)', async () => {
+    const client = '198.51.100.42';
+    const page = (query: string) => ask(client, {}, `/search?q=${query}`);
+    expect((await page('')).status).toBe(200); // an empty search runs nothing and counts nothing
+    const answered = await page('clinical');
+    expect(answered.status).toBe(200);
+    expect(await answered.text()).toContain('<li class="result">');
+    expect((await ask(client)).status).toBe(200);
+    expect((await page('trial')).status).toBe(200);
+    const refusedAsk = await ask(client);
+    expect(refusedAsk.status).toBe(429);
+    await refusedAsk.text();
+    const refused = await page('clinical+trial');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"ask";q=3;w=60');
+    const retryAfter = refused.headers.get('retry-after');
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    const html = await refused.text();
+    expect(html).toContain(
+      `Too many searches from your address: at most 3 every 60 seconds are answered. Wait ${retryAfter} seconds and search again.`,
+    );
+    expect(html).not.toContain('<li class="result">');
+    // Another client still gets its results.
+    expect((await ask('198.51.100.43', {}, '/search?q=clinical')).status).toBe(200);
+  });
 });
 
 describe('the global delivery cap', () => {

@@ -47,7 +47,7 @@ describe('limits shared by two instances through Redis', () => {
     expect((await post(second.url, '/api/leads', 'json', lead(), other)).status).toBe(200);
   });
 
-  it('shares the /ask counts between instances (sent in batches)', async () => {
+  it('shares the /ask counts between instances (each charged at once)', async () => {
     const client = { 'x-forwarded-for': randomClient() };
     const ask = (server: TestServer) =>
       fetch(`${server.url}/ask?query=clinical%20trial`, { headers: client }).then((r) => r.status);
@@ -56,11 +56,59 @@ describe('limits shared by two instances through Redis', () => {
     await settle();
     expect([await ask(second), await ask(second)]).toEqual([200, 200]);
     await settle();
-    // Four used in all. The first instance learns the other's counts when it next sends its own:
-    // at most one more request gets through there, then both instances refuse this client.
+    // Four used in all. Each instance learns that when it next charges a request: at most one
+    // more request gets through on each, then both instances refuse this client.
     expect([200, 429]).toContain(await ask(first));
+    expect([200, 429]).toContain(await ask(second));
     await settle();
     expect(await ask(first)).toBe(429);
     expect(await ask(second)).toBe(429);
   });
+});
+
+describe('a burst to two instances through Redis (issue 37, finding 7)', () => {
+  const QUOTA = 30;
+  let first: TestServer;
+  let second: TestServer;
+
+  beforeAll(async () => {
+    await requireRedis();
+    const env = { REDIS_URL, TRUST_PROXY_HOPS: '1', RATE_LIMIT_ASK: `${QUOTA}/60` };
+    first = await startTestServer({ env });
+    second = await startTestServer({ env });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  it.each([1, 2, 3])(
+    'holds the shared quota within one request per instance when 100 requests reach each at once (trial %i)',
+    async () => {
+      const client = { 'x-forwarded-for': randomClient() };
+      const burst = (server: TestServer) =>
+        Array.from({ length: 100 }, () =>
+          fetch(`${server.url}/ask?query=clinical%20trial`, { headers: client }).then(async (response) => {
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+      const statuses = await Promise.all([...burst(first), ...burst(second)]);
+      const allowed = statuses.filter((status) => status === 200).length;
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      // The quota, plus at most one per instance (granted while its charge found the quota used up);
+      // the requests that waited for a charge were answered, not refused, while there was room.
+      expect(allowed).toBeLessThanOrEqual(QUOTA + 2);
+      expect(allowed).toBeGreaterThanOrEqual(QUOTA);
+      // Once the burst is over, both refuse this client for the rest of the window.
+      const after = await Promise.all(
+        [first, second].map((server) =>
+          fetch(`${server.url}/ask?query=clinical%20trial`, { headers: client }).then(
+            (response) => response.status,
+          ),
+        ),
+      );
+      expect(after).toEqual([429, 429]);
+    },
+  );
 });

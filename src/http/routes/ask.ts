@@ -21,7 +21,7 @@ import { CODINGS } from '../../compression/index.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
 import { errorHandlerRendering } from '../errors.js';
-import { askRefusal } from '../rate-limit.js';
+import { askRefusal, tooManySearches } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 import { clientAddress } from '../client-address.js';
 
@@ -104,9 +104,8 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCode
     // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
     if ((request.log as Logger).isLevelEnabled('debug'))
       request.log.debug({ query: parsed.query.text }, 'ask query');
-    const refusal = askRefusal(context, request);
+    const refusal = await askRefusal(context, request);
     if (refusal !== null) {
-      const { quota, windowSeconds } = refusal.policy;
       return reply
         .code(429)
         .headers(ANSWER_HEADERS)
@@ -116,8 +115,7 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCode
           errorAnswer(
             request.id,
             429,
-            `Too many searches from your address: at most ${quota} every ${windowSeconds} seconds are answered. ` +
-              `Wait ${refusal.resetSeconds} seconds (see the Retry-After header) and ask again.`,
+            tooManySearches(refusal, '(see the Retry-After header) and ask again.'),
           ),
         );
     }

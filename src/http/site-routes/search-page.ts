@@ -1,16 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { HTML_TYPE, renderSearchPage, searchForPage } from '../../site/index.js';
 import { clientAddress } from '../client-address.js';
+import { askRefusal, tooManySearches } from '../rate-limit.js';
 import { queryParam, type SiteRoutesContext } from './replies.js';
 
 /** GET /search: the results rendered on the server, so the page works without JavaScript. */
 export function registerSearchPageRoute(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
-  app.get('/search', (request, reply) => {
-    const { status, outcome, summary } = searchForPage(
+  app.get('/search', async (request, reply) => {
+    // The page runs the same engine as /ask: it counts against the same per-client limit.
+    const refusal = async () => {
+      const decision = await askRefusal(context, request);
+      if (decision === null) return null;
+      reply.headers(decision.headers);
+      return tooManySearches(decision, 'and search again.');
+    };
+    const { status, outcome, summary } = await searchForPage(
       context.ask,
       queryParam(request, 'q'),
       context.config.publicBaseUrl,
       request.id,
+      refusal,
     );
     if (summary)
       context.insight?.search('page', outcome.query, summary, request.headers, clientAddress(request));
