@@ -10,7 +10,7 @@ export {
   MAX_REPORTED_PROBLEMS,
 } from './validation.js';
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
-export { buildOpenApiDocument } from './openapi.js';
+export { buildOpenApiDocument, CONSEQUENTIAL } from './openapi.js';
 export { API_PREFIX, SUBMISSION_PATHS } from './paths.js';
 export type { OpenApiOptions } from './openapi.js';
 export * from './health.js';

@@ -31,6 +31,14 @@ export interface OpenApiOptions {
   contactEmail?: string;
 }
 
+/**
+ * Whether calling an operation has consequences the user must approve, on the operation itself.
+ * It is the extension ChatGPT actions read, so importers of /openapi.json get the same answer as
+ * this site's agent documents (discovery/ derives those from it). Safe methods (GET, HEAD) never
+ * carry `true`; a POST that only reads says `false`.
+ */
+export const CONSEQUENTIAL = 'x-openai-isConsequential';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const jsonError = (description: string, example: Record<string, unknown>) => ({
@@ -356,34 +364,16 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 };
 
-const FORM_TRAP_PARAMETERS = [
-  {
-    name: 'Form-Honeypot',
-    in: 'header',
-    required: false,
-    description:
-      'Sent by this site’s own forms: `1` when the form’s hidden honeypot field was filled (people never ' +
-      'see it; form-filling bots do). API clients do not send it.',
-    schema: { type: 'string', enum: ['1'] },
-  },
-  {
-    name: 'Form-Fill-Ms',
-    in: 'header',
-    required: false,
-    description:
-      'Sent by this site’s own forms: milliseconds between the form being shown and sent. API clients do ' +
-      'not send it.',
-    schema: { type: 'integer', minimum: 0 },
-  },
-];
-
 /** What the spam traps do, in the operations' descriptions. */
 const FORM_TRAPS =
-  'Spam traps of the site’s forms: a submission with `Form-Honeypot: 1`, or with a `Form-Fill-Ms` below the ' +
-  'site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, never ' +
-  'dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
-  '`delivered: false`, the same as any submission the provider has not yet confirmed. Requests without these ' +
-  'headers (agents, servers) are never quarantined.';
+  'Spam traps of the site’s own forms: the site’s pages, posting here with this site’s `Origin`, also say ' +
+  'whether the form’s hidden honeypot field was filled and how long the form was open (the `Form-Honeypot` and ' +
+  '`Form-Fill-Ms` headers of the site’s script). A submission whose honeypot was filled, or that was sent sooner ' +
+  'than the site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, ' +
+  'never dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
+  '`delivered: false`, the same as any submission the provider has not yet confirmed. These headers are not ' +
+  'parameters of the API: a request without an `Origin` header (agents, servers) is never quarantined, ' +
+  'whatever headers it sends.';
 
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
@@ -499,6 +489,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       [SUBMISSION_PATHS.lead]: {
         post: {
           operationId: 'requestDemo',
+          [CONSEQUENTIAL]: true,
           tags: ['Contact'],
           summary: 'Request a demo',
           description:
@@ -506,7 +497,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
             `${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('LeadRequest', {
             name: 'Dana Reyes',
             email: 'dana.reyes@sponsor.example',
@@ -534,6 +525,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       [SUBMISSION_PATHS.suggestion]: {
         post: {
           operationId: 'suggestDocument',
+          [CONSEQUENTIAL]: true,
           tags: ['Contact'],
           summary: 'Suggest a protocol-derived document type',
           description:
@@ -541,7 +533,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
             `${bodyLimitNote(limit)}\n\n${SUBMISSION_RULES}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('SuggestionRequest', {
             companyType: 'cro',
             persona: 'study-start-up',
@@ -634,6 +626,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         },
         post: {
           operationId: 'queryPublicContent',
+          [CONSEQUENTIAL]: false,
           tags: ['Discovery'],
           summary: 'Query the public pages (NLWeb request body)',
           description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`query.scope\` works as GET \`scope\`; \`context\` and \`query.site\` are accepted and not used.`,

@@ -45,10 +45,14 @@ describe('spam traps of the site forms', () => {
     const cases: { who: ReturnType<typeof lead>; headers: Record<string, string>; reason: string }[] = [
       {
         who: lead('Honey Pot'),
-        headers: { [HONEYPOT_HEADER]: '1', [FILL_TIME_HEADER]: '9000' },
+        headers: { [HONEYPOT_HEADER]: '1', [FILL_TIME_HEADER]: '9000', origin: server.url },
         reason: 'honeypot',
       },
-      { who: lead('Quick Bot'), headers: { [FILL_TIME_HEADER]: '450' }, reason: 'too-fast' },
+      {
+        who: lead('Quick Bot'),
+        headers: { [FILL_TIME_HEADER]: '450', origin: server.url },
+        reason: 'too-fast',
+      },
     ];
     for (const { who, headers, reason } of cases) {
       const answer = await post(server.url, '/api/leads', 'json', who, headers);
@@ -72,10 +76,24 @@ describe('spam traps of the site forms', () => {
     // A person who took their time, and an API client that sends no form headers, are not held.
     const person = await post(server.url, '/api/leads', 'json', lead('Slow Person'), {
       [FILL_TIME_HEADER]: '45000',
+      origin: server.url,
     });
     const agent = await post(server.url, '/api/leads', 'json', lead('Api Agent'));
     expect(person.body).toEqual({ ok: true, provider: 'crm', delivered: true });
     expect(agent.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    // The headers belong to the site's own pages, not to the API: without an Origin they are
+    // ignored, and /openapi.json does not offer them as parameters.
+    const caller = await post(server.url, '/api/leads', 'json', lead('Header Caller'), {
+      [HONEYPOT_HEADER]: '1',
+      [FILL_TIME_HEADER]: '5',
+    });
+    expect(caller.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    expect((await byEmail(lead('Header Caller').email))?.quarantineReason ?? null).toBeNull();
+    for (const path of ['/api/leads', '/api/document-suggestions']) {
+      const operation = contract.doc.paths[path]?.post as { parameters?: { name: string }[] };
+      const names = (operation.parameters ?? []).map((parameter) => parameter.name);
+      expect(names).toEqual(['Idempotency-Key']);
+    }
   });
 
   it('quarantine a plain HTML post whose honeypot field is filled, answered with the usual confirmation', async () => {
