@@ -58,10 +58,13 @@ const SSE_FRAMING =
   'then a blank line. The first event is `{"_meta": {...}}` alone; the next is `{"content": [<the text ' +
   'item>]}`; each following event is `{"content": [...]}` with up to ' +
   String(ASK_STREAM_DEFAULTS.batchSize) +
-  ' resource items; the server then closes the stream. Lines starting with `:` (`: keep-alive`, at least ' +
+  ' resource items; the last event is `{"message_type":"complete"}` (the end marker NLWeb’s chat UI closes ' +
+  'its EventSource on), and then the server closes the stream: a stream that ends without it was cut off, ' +
+  'so ask again. Lines starting with `:` (`: keep-alive`, at least ' +
   `every ${ASK_STREAM_DEFAULTS.heartbeatMs / 1000} s while the stream is open) are heartbeat comments. ` +
   'Merging every `_meta` (first value wins) and concatenating every `content` array in order gives exactly ' +
-  'the JSON answer of the same request with streaming off (apart from `request_id`).';
+  'the JSON answer of the same request with streaming off (apart from `request_id`); the end marker has ' +
+  'neither, so it changes nothing.';
 
 function bodyLimitNote(limit: number): string {
   return (
