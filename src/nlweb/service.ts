@@ -10,10 +10,13 @@ import type { Page, Passage, Site } from '../content/index.js';
 import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
+  analyzeTokens,
   compareKeys,
   prepareSnippetText,
+  QUESTION_WORDS,
   quoteSnippet,
   searchWithPlan,
+  STOP_WORDS,
   type PreparedText,
   type SearchIndex,
   type SearchOutcome,
@@ -338,10 +341,25 @@ export function createAskService(
     }
     const resources = ranked.pages.map(toResource);
     const best = ranked.pages[0];
+    const failed = best === undefined || best.coverage <= WEAK_COVERAGE;
+    const typing =
+      failed &&
+      failureIsTheWordBeingTyped(
+        text,
+        (finished) =>
+          rankPages(
+            { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
+            finished,
+            1,
+          ).pages[0],
+      );
     return outcomeOf(
       'Answer',
       [
-        { type: 'text', text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope) },
+        {
+          type: 'text',
+          text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope, typing),
+        },
         ...resources,
       ],
       {
@@ -629,33 +647,70 @@ function quoted(text: string): string {
  */
 export const WEAK_COVERAGE = 0.5;
 
-/** `topUrl`: the URL of the first result (unused when there is none). */
+/** The word the text ends inside (letters, digits, a hyphen or apostrophe joining them), if any. */
+const WORD_BEING_TYPED = /[\p{L}\p{N}][\p{L}\p{N}'’-]*$|[\p{L}\p{N}]+-$/u;
+
+/**
+ * Whether an answer that found nothing, or only weak matches, failed because of the word still
+ * being typed (a query that ends inside a word: "e-", "how do I e", "part 1"): the words before it
+ * are none, or they alone find a page that matches them well. Such an answer is no verdict of
+ * failure: the word is not finished. `bestFor` ranks the finished words alone.
+ */
+function failureIsTheWordBeingTyped(
+  text: string,
+  bestFor: (finished: string) => RankedPage | undefined,
+): boolean {
+  const last = WORD_BEING_TYPED.exec(text);
+  if (last === null) return false;
+  const finished = text.slice(0, last.index).trim();
+  // Only question and stop words before it ("how do I e"): nothing finished to judge.
+  if (
+    analyzeTokens(finished).every((token) => QUESTION_WORDS.has(token.folded) || STOP_WORDS.has(token.folded))
+  )
+    return true;
+  const best = bestFor(finished);
+  return best !== undefined && best.coverage > WEAK_COVERAGE;
+}
+
+/**
+ * `topUrl`: the URL of the first result (unused when there is none). `typing`: the answer found
+ * nothing or little only because its last word is still being typed (failureIsTheWordBeingTyped).
+ */
 function summaryText(
   query: string,
   siteName: string,
   topUrl: string,
   ranked: { pages: RankedPage[]; outcome: SearchOutcome },
   scope: string | null,
+  typing: boolean,
 ): string {
   const { outcome } = ranked;
   const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
-  const showing =
-    outcome.corrections.length > 0 ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
+  const corrected = outcome.corrections.length > 0;
+  const showing = corrected ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
+  // The results are for the corrected words: the count names them, never the misspelling.
+  const searched = corrected ? outcome.correctedText : query;
   const best = ranked.pages[0];
   if (best === undefined)
-    return (
-      `${showing}Nothing on ${where} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
-      'product, feature or document, or fewer words.'
-    );
+    return typing
+      ? `${showing}${quoted(searched)} ends in a word still being typed: finish it to search ${where}, or ` +
+          'try the name of a product, feature or document.'
+      : `${showing}Nothing on ${where} matched ${quoted(searched)}. Try other words for the same thing, the name of a ` +
+          'product, feature or document, or fewer words.';
   const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
   const topName = best.page.title;
+  if (best.coverage <= WEAK_COVERAGE && typing)
+    return (
+      `${showing}${count} so far for ${quoted(searched)} on ${where}, while its last word is being typed ` +
+      `(closest: ${topName}, ${topUrl}). Finish the word to narrow them.`
+    );
   if (best.coverage <= WEAK_COVERAGE) {
     return (
-      `${showing}No page on ${where} matches ${quoted(query)} well: the ${count} below match only some of its ` +
+      `${showing}No page on ${where} matches ${quoted(searched)} well: the ${count} below match only some of its ` +
       `words (closest: ${topName}, ${topUrl}). Try other words for the same thing, or fewer words.`
     );
   }
-  return `${showing}Found ${count} for ${quoted(query)} on ${where}. Top result: ${topName} (${topUrl}).`;
+  return `${showing}Found ${count} for ${quoted(searched)} on ${where}. Top result: ${topName} (${topUrl}).`;
 }
 
 function elicitationText(query: string, siteName: string): string {
