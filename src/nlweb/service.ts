@@ -24,7 +24,7 @@ import {
 } from '../search/index.js';
 import { LruCache } from '../cache/index.js';
 import { utf8Bytes } from '../unicode/index.js';
-import { findCopies, inScope, type CopyGroups, nameMatch, pageNames } from './pages.js';
+import { findCopies, inScope, type CopyGroups, nameMatch, nameTerms, pageNames } from './pages.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
@@ -252,6 +252,16 @@ export function createAskService(
   const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
+  // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
+  const siteNameTerms = new Set(nameTerms(siteName));
+  const rankingContext = (scope: string | null): RankingContext => ({
+    index,
+    entries,
+    namesOf,
+    siteNameTerms,
+    copies,
+    allow: scope === null ? undefined : scopeMask(scope),
+  });
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
   const scopes = new LruCache<string, Uint8Array>(64);
@@ -326,11 +336,7 @@ export function createAskService(
   };
 
   const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
-    const ranked = rankPages(
-      { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
-      text,
-      maxResults,
-    );
+    const ranked = rankPages(rankingContext(scope), text, maxResults);
     const queryTermCount = analyzeQuery(text).length;
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
@@ -344,15 +350,7 @@ export function createAskService(
     const failed = best === undefined || best.coverage <= WEAK_COVERAGE;
     const typing =
       failed &&
-      failureIsTheWordBeingTyped(
-        text,
-        (finished) =>
-          rankPages(
-            { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
-            finished,
-            1,
-          ).pages[0],
-      );
+      failureIsTheWordBeingTyped(text, (finished) => rankPages(rankingContext(scope), finished, 1).pages[0]);
     return outcomeOf(
       'Answer',
       [
@@ -507,6 +505,8 @@ interface RankingContext {
   entries: readonly Entry[];
   /** The ways the page is named (title, aliases), made on first use. */
   namesOf: (record: PageRecord) => string[][];
+  /** The terms of the site's own name: not a subject when a query has other words. */
+  siteNameTerms: ReadonlySet<string>;
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
 }
@@ -558,13 +558,39 @@ function rankPages(
     // Every grouped page is scored (the order needs it); only the pages kept get their sections
     // and coverage: ~10 of the ~80 a ranking groups on a large site.
     const candidates: Candidate[] = [];
+    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
+    const wordsOf = queryWordsOfTerms(outcome.queryWords);
+    // How many words the query's subject has: the site's own name is none of it when other words
+    // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
+    // as fully as "how much does it cost".
+    const siteWords = outcome.queryWords.filter((w) => w.terms.some((t) => ctx.siteNameTerms.has(t))).length;
+    const subjectWords =
+      siteWords > 0 && siteWords < outcome.queryWords.length
+        ? outcome.queryWords.length - siteWords
+        : outcome.queryWords.length;
+    // The query words found anywhere: a word no page has ("Azure AD") takes no share from anyone.
+    const foundWeight = coveredWeight(outcome.queryWords, wordsOf, outcome.results);
     for (const record of byPage) {
       const { hits } = record;
-      const named = nameMatch(ctx.namesOf(record), hits, outcome.queryWords.length);
+      const named = nameMatch(ctx.namesOf(record), hits, subjectWords);
       const best = hits[0]!.score;
       // A page that answers in several sections is a little stronger than one with a single mention.
+      // A section that matches only through the page's own name (every passage of "How to export
+      // a protocol to ICH M11" matches "export" by its title) answers nothing of its own: no
+      // support. One that matches part of the query (of its words found on the site) supports in
+      // part, by the square of its share:
+      // a glossary's many definitions that each say "who" do not outweigh the one section of
+      // "About" that answers "who are you".
       let support = 0;
-      for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
+      let supporting = 0;
+      const names = ctx.namesOf(record);
+      for (let i = 1; i < hits.length && supporting < MAX_SECTIONS_PER_PAGE - 1; i++) {
+        const hit = hits[i]!;
+        if (!hit.matchedTerms.some((term) => !names.some((name) => name.includes(term)))) continue;
+        const share = foundWeight > 0 ? coveredWeight(outcome.queryWords, wordsOf, [hit]) / foundWeight : 1;
+        support += hit.score * share * share;
+        supporting++;
+      }
       candidates.push({
         record,
         hits,
@@ -581,20 +607,13 @@ function rankPages(
     );
     const kept: RankedPage[] = [];
     const groupsSeen = new Set<string[]>();
-    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
-    const wordsOf = queryWordsOfTerms(outcome.queryWords);
     for (const { record, hits, score } of candidates) {
       const group = ctx.copies.groups.get(record.page.url);
       if (group) {
         if (groupsSeen.has(group)) continue;
         groupsSeen.add(group);
       }
-      // The query words the page matched, by the words each of its matched terms counts for.
-      const coveredWords = new Set<number>();
-      for (const h of hits)
-        for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
-      let covered = 0;
-      for (const w of coveredWords) covered += outcome.queryWords[w]!.weight;
+      const covered = coveredWeight(outcome.queryWords, wordsOf, hits);
       const best = hits[0]!.score;
       kept.push({
         page: record.page,
@@ -611,6 +630,20 @@ function rankPages(
       return { pages: kept, outcome };
     limit = Math.min(passageCount, limit * 2);
   }
+}
+
+/** The weight of the query words these hits matched, by the words each matched term counts for. */
+function coveredWeight(
+  words: SearchOutcome['queryWords'],
+  wordsOf: ReadonlyMap<string, number[]>,
+  hits: readonly { readonly matchedTerms: readonly string[] }[],
+): number {
+  const coveredWords = new Set<number>();
+  for (const h of hits)
+    for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
+  let covered = 0;
+  for (const w of coveredWords) covered += words[w]!.weight;
+  return covered;
 }
 
 /**
