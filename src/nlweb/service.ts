@@ -563,7 +563,14 @@ function rankPages(
     // How many words the query's subject has: the site's own name is none of it when other words
     // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
     // as fully as "how much does it cost".
-    const siteWords = outcome.queryWords.filter((w) => w.terms.some((t) => ctx.siteNameTerms.has(t))).length;
+    // Only a query that names the whole site: on a site called "OWASP Cheat Sheet Series" every
+    // title's "Cheat Sheet" is part of its subject.
+    const namesSite =
+      ctx.siteNameTerms.size > 0 &&
+      [...ctx.siteNameTerms].every((t) => outcome.queryWords.some((w) => w.terms.includes(t)));
+    const siteWords = namesSite
+      ? outcome.queryWords.filter((w) => w.terms.some((t) => ctx.siteNameTerms.has(t))).length
+      : 0;
     const subjectWords =
       siteWords > 0 && siteWords < outcome.queryWords.length
         ? outcome.queryWords.length - siteWords
