@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defuseControlEscapes, resolveLogFormat } from '../../src/http/log-format.js';
-import { REPO_ROOT, tempDir } from '../support/files.js';
-import { LIMITS_OFF } from '../support/limits.js';
+import { REPO_ROOT } from '../support/files.js';
 import { waitFor } from '../support/net.js';
+import { SERVE_ARGS, serveEnv } from '../support/process.js';
 
 const running: ChildProcess[] = [];
 afterEach(() => {
@@ -21,18 +21,10 @@ const ANSI = /\u001b\[[0-9;]*m/g;
  * terminal and copies what is printed on it to our pipe (`-e`: its exit code is the child's).
  */
 function serveOnTerminal(env: Record<string, string>) {
-  const command = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'serve'].join(' ');
+  const command = [process.execPath, ...SERVE_ARGS].join(' ');
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...LIMITS_OFF,
-      DATA_DIR: tempDir('fd-tty-'),
-      ...env,
-    },
+    env: serveEnv(env),
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
