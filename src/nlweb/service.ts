@@ -575,29 +575,20 @@ function rankPages(
       siteWords > 0 && siteWords < outcome.queryWords.length
         ? outcome.queryWords.length - siteWords
         : outcome.queryWords.length;
-    // The query words found anywhere: a word no page has ("Azure AD") takes no share from anyone.
-    const foundWeight = coveredWeight(outcome.queryWords, wordsOf, outcome.results);
+    // A query of question and common words only ("who are you"): it names no subject.
+    const frameOnly = analyzeTokens(text).every(
+      (token) => QUESTION_WORDS.has(token.folded) || STOP_WORDS.has(token.folded),
+    );
     for (const record of byPage) {
       const { hits } = record;
       const named = nameMatch(ctx.namesOf(record), hits, subjectWords);
       const best = hits[0]!.score;
-      // A page that answers in several sections is a little stronger than one with a single mention.
-      // A section that matches only through the page's own name (every passage of "How to export
-      // a protocol to ICH M11" matches "export" by its title) answers nothing of its own: no
-      // support. One that matches part of the query (of its words found on the site) supports in
-      // part, by the square of its share:
-      // a glossary's many definitions that each say "who" do not outweigh the one section of
-      // "About" that answers "who are you".
+      // A page that answers in several sections is a little stronger than one with a single mention;
+      // but repeating a question's frame words is no answer: for "who are you", a glossary's many
+      // definitions that each say "who" would outweigh the one section of "About" that answers it.
       let support = 0;
-      let supporting = 0;
-      const names = ctx.namesOf(record);
-      for (let i = 1; i < hits.length && supporting < MAX_SECTIONS_PER_PAGE - 1; i++) {
-        const hit = hits[i]!;
-        if (!hit.matchedTerms.some((term) => !names.some((name) => name.includes(term)))) continue;
-        const share = foundWeight > 0 ? coveredWeight(outcome.queryWords, wordsOf, [hit]) / foundWeight : 1;
-        support += hit.score * share * share;
-        supporting++;
-      }
+      if (!frameOnly)
+        for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
       candidates.push({
         record,
         hits,
