@@ -239,7 +239,8 @@ describe('search as a visitor', () => {
     await input.pressSequentially('informed consnt', { delay: 15 });
     await expect
       .poll(() => page.locator('.live-status').textContent())
-      .toMatch(/^\d+ results? for “informed consnt”$/);
+      // The count names the corrected query, never the misspelling beside the correction.
+      .toMatch(/^\d+ results? for “informed consent”$/);
     expect(await page.locator('.live-correction').textContent()).toBe(
       'Showing results for “informed consent”',
     );
