@@ -348,8 +348,12 @@ describe('the demo request form', () => {
 
     // Empty required fields: caught in the browser, nothing is sent.
     await page.locator(`${form} button[type="submit"]`).click();
-    expect(await page.locator('[data-error-for="firstName"]').textContent()).toBe('First name: please fill this in.');
-    expect(await page.locator('[data-error-for="email"]').textContent()).toBe('Work email: please fill this in.');
+    expect(await page.locator('[data-error-for="firstName"]').textContent()).toBe(
+      'First name: please fill this in.',
+    );
+    expect(await page.locator('[data-error-for="email"]').textContent()).toBe(
+      'Work email: please fill this in.',
+    );
     expect(await page.evaluate('document.activeElement.name')).toBe('firstName');
     expect(await page.locator('#demo-email').getAttribute('aria-invalid')).toBe('true');
     expect(posts).toEqual([]);
