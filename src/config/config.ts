@@ -118,7 +118,7 @@ export const CONFIG_VARIABLES = {
     'A site form sent sooner than this after it was shown is quarantined, not delivered (default 3000; 0 = off).',
   LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace or silent (default info).',
   LOG_FORMAT:
-    'How log lines look: json (one JSON object a line) or pretty (readable lines for a person); default: pretty when stdout is a terminal, json otherwise.',
+    '`json` (one JSON object a line, for a log collector) or `pretty` (readable, coloured lines from pino-pretty, e.g. `[10:42:07.123] INFO: GET /ask 200 in 3 ms`); unset: pretty when stdout is a terminal, JSON otherwise.',
   BODY_LIMIT_BYTES: 'Largest request body accepted, in bytes (default 65536, at least 16384).',
   TRUST_PROXY_HOPS: 'Reverse proxies in front of the server whose X-Forwarded-For is trusted (default 0).',
   LEAD_DELIVERY: 'Where demo requests go: log, email-service, crm or none (default log).',
