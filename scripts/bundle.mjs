@@ -10,7 +10,7 @@
 //
 // What stays outside, loaded from node_modules when first used: the native SQLite binding, and the
 // packages the server loads only for a configuration that needs them (PostgreSQL, Redis, SMTP,
-// Prometheus) or on the first page render (markdown-it). Code that finds files beside its module
+// Prometheus, pino-pretty for readable logs) or on the first page render (markdown-it). Code that finds files beside its module
 // (assets, workers, the package root) resolves them as `../<folder>/…` from `import.meta.url`:
 // every source module sits one folder below src/, so that path is the same in src/, in a bundle
 // and in an unbundled build.
@@ -45,6 +45,8 @@ export const LOADED_ON_DEMAND = [
   'nodemailer',
   'prom-client',
   'markdown-it',
+  // Only when logs are printed for a person (LOG_FORMAT=pretty, or a terminal).
+  'pino-pretty',
 ];
 
 /**

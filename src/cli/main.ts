@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from '../config/index.js';
-import { createLogger, LogDestination, startServer, type RunningServer } from '../http/index.js';
+import {
+  createLogger,
+  LogDestination,
+  logStream,
+  resolveLogFormat,
+  startServer,
+  type RunningServer,
+} from '../http/index.js';
 
 const USAGE = `Usage: frontdoor <command>
 
@@ -26,14 +33,20 @@ function writeStderr(text: string): void {
 }
 
 /**
- * `serve`: every line on stdout is JSON, fatal ones included; a fatal start-up problem is also
+ * `serve`: every line on stdout is JSON, fatal ones included, or a readable line when stdout is a
+ * terminal or LOG_FORMAT=pretty says so; a fatal start-up problem is also
  * written to stderr in words (exit 78 for configuration, as sysexits' EX_CONFIG). The log is
  * asynchronous and drained (for at most two seconds, so a full disk cannot hold the exit) before
  * the process ends.
  */
 async function serve(): Promise<void> {
   const destination = new LogDestination(1);
-  let logger = createLogger({ logLevel: 'info' }, destination);
+  const terminal = process.stdout.isTTY === true;
+  // Until the configuration is read, the format follows the terminal (LOG_FORMAT unset).
+  let logger = createLogger(
+    { logLevel: 'info' },
+    await logStream(resolveLogFormat('auto', terminal), destination, terminal),
+  );
   process.stderr.on('error', () => undefined);
   let exiting = false;
   const exit = (code: number) => {
@@ -55,7 +68,10 @@ async function serve(): Promise<void> {
   let server: RunningServer;
   try {
     const config = loadConfig();
-    logger = createLogger(config, destination);
+    logger = createLogger(
+      config,
+      await logStream(resolveLogFormat(config.logFormat, terminal), destination, terminal),
+    );
     server = await startServer(config, logger);
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -43,6 +43,11 @@ export interface Config {
   /** The largest content file loaded, in bytes; null for the content room's default (2 MiB). */
   contentMaxFileBytes: number | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * How log lines look on stdout: `json` (one JSON object a line, for collectors), `pretty` (one
+   * readable line per record, for a person), `auto` (pretty when stdout is a terminal, else json).
+   */
+  logFormat: 'json' | 'pretty' | 'auto';
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
   /** How many reverse-proxy hops to trust for the client address (0 = use the socket address). */
@@ -199,6 +204,8 @@ export const CONFIG_VARIABLES = {
   FORM_MIN_FILL_MS:
     'A site form sent sooner than this after it was shown is quarantined, not delivered (default 3000; 0 = off).',
   LOG_LEVEL: 'pino level: fatal, error, warn, info, debug, trace or silent (default info).',
+  LOG_FORMAT:
+    '`json` (one JSON object a line, for a log collector) or `pretty` (readable, coloured lines from pino-pretty, e.g. `[10:42:07.123] INFO: GET /ask 200 in 3 ms`); unset: pretty when stdout is a terminal, JSON otherwise.',
   BODY_LIMIT_BYTES: 'Largest request body accepted, in bytes (default 65536, at least 16384).',
   TRUST_PROXY_HOPS: 'Reverse proxies in front of the server whose X-Forwarded-For is trusted (default 0).',
   LEAD_DELIVERY: 'Where demo requests go: log, email-service, crm or none (default log).',
@@ -307,6 +314,14 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   let logLevel: Config['logLevel'] = 'info';
   if ((LOG_LEVELS as readonly string[]).includes(logLevelRaw)) logLevel = logLevelRaw as Config['logLevel'];
   else problems.push(`LOG_LEVEL="${logLevelRaw}" is not valid: use one of ${LOG_LEVELS.join(', ')}.`);
+
+  const logFormatRaw = read('LOG_FORMAT');
+  let logFormat: Config['logFormat'] = 'auto';
+  if (logFormatRaw === 'json' || logFormatRaw === 'pretty') logFormat = logFormatRaw;
+  else if (logFormatRaw !== undefined)
+    problems.push(
+      `LOG_FORMAT="${logFormatRaw}" is not valid: use json (for a log collector) or pretty (for a person), or leave it unset to choose by whether stdout is a terminal.`,
+    );
 
   const databaseUrl = read('DATABASE_URL');
   let database: DatabaseConfig = { kind: 'sqlite', file: resolve(dataDir, 'frontdoor.sqlite') };
@@ -460,6 +475,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     compression,
     contentMaxFileBytes,
     logLevel,
+    logFormat,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
     database,

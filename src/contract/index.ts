@@ -11,7 +11,12 @@ export {
   singleLineProblem,
 } from './validation.js';
 export type { FieldProblem, ValidationResult, Validator } from './validation.js';
-export { buildOpenApiDocument, FORM_CORS_MAX_AGE_SECONDS, FORM_CORS_REQUEST_HEADERS } from './openapi.js';
+export {
+  buildOpenApiDocument,
+  CONSEQUENTIAL,
+  FORM_CORS_MAX_AGE_SECONDS,
+  FORM_CORS_REQUEST_HEADERS,
+} from './openapi.js';
 export { API_PREFIX, SUBMISSION_PATHS } from './paths.js';
 export type { OpenApiOptions } from './openapi.js';
 export * from './health.js';

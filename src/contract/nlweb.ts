@@ -18,6 +18,15 @@ export const MAX_SCOPE_LENGTH = 200;
 /** Longest `description` snippet of a result. */
 export const SNIPPET_LENGTH = 240;
 
+/**
+ * The last event of every streamed answer: `{"message_type":"complete"}`. NLWeb's chat UI
+ * (nlweb-ai/NLWeb, static/managed-event-source.js) closes its EventSource when it reads this
+ * message type, and clients built on it wait for it; without it a finished answer and a dropped
+ * connection look the same. It has neither `_meta` nor `content`, so NLWeb's reassembly rule
+ * (merge `_meta`, concatenate `content`) passes over it and the answer stays the JSON body.
+ */
+export const STREAM_COMPLETE = { message_type: 'complete' } as const;
+
 /** How /ask streams (fixed in production; tests shorten the timings). */
 export const ASK_STREAM_DEFAULTS = {
   /** Interval of `: keep-alive` comments while a stream is open (at most 15 s). */

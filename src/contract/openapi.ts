@@ -36,6 +36,14 @@ export interface OpenApiOptions {
   corsOrigins?: readonly string[];
 }
 
+/**
+ * Whether calling an operation has consequences the user must approve, on the operation itself.
+ * It is the extension ChatGPT actions read, so importers of /openapi.json get the same answer as
+ * this site's agent documents (discovery/ derives those from it). Safe methods (GET, HEAD) never
+ * carry `true`; a POST that only reads says `false`.
+ */
+export const CONSEQUENTIAL = 'x-openai-isConsequential';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const jsonError = (description: string, example: Record<string, unknown>) => ({
@@ -55,10 +63,13 @@ const SSE_FRAMING =
   'then a blank line. The first event is `{"_meta": {...}}` alone; the next is `{"content": [<the text ' +
   'item>]}`; each following event is `{"content": [...]}` with up to ' +
   String(ASK_STREAM_DEFAULTS.batchSize) +
-  ' resource items; the server then closes the stream. Lines starting with `:` (`: keep-alive`, at least ' +
+  ' resource items; the last event is `{"message_type":"complete"}` (the end marker NLWeb’s chat UI closes ' +
+  'its EventSource on), and then the server closes the stream: a stream that ends without it was cut off, ' +
+  'so ask again. Lines starting with `:` (`: keep-alive`, at least ' +
   `every ${ASK_STREAM_DEFAULTS.heartbeatMs / 1000} s while the stream is open) are heartbeat comments. ` +
   'Merging every `_meta` (first value wins) and concatenating every `content` array in order gives exactly ' +
-  'the JSON answer of the same request with streaming off (apart from `request_id`).';
+  'the JSON answer of the same request with streaming off (apart from `request_id`); the end marker has ' +
+  'neither, so it changes nothing.';
 
 function bodyLimitNote(limit: number): string {
   return (
@@ -396,36 +407,18 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 };
 
-const FORM_TRAP_PARAMETERS = [
-  {
-    name: 'Form-Honeypot',
-    in: 'header',
-    required: false,
-    description:
-      'Sent by this site’s own forms: `1` when the form’s hidden honeypot field was filled (people never ' +
-      'see it; form-filling bots do). API clients do not send it.',
-    schema: { type: 'string', enum: ['1'] },
-  },
-  {
-    name: 'Form-Fill-Ms',
-    in: 'header',
-    required: false,
-    description:
-      'Sent by this site’s own forms: milliseconds between the form being shown and sent. API clients do ' +
-      'not send it.',
-    schema: { type: 'integer', minimum: 0 },
-  },
-];
-
 /** What the spam traps do, in the operations' descriptions. */
 const FORM_TRAPS =
-  'Spam traps of the site’s forms: a submission with `Form-Honeypot: 1`, or with a `Form-Fill-Ms` below the ' +
-  'site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, never ' +
-  'dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
-  '`delivered: false`, the same as any submission the provider has not yet confirmed. Requests without these ' +
-  'headers (agents, servers) are never quarantined. The same submission sent again without a tripped trap ' +
-  '(same content within the repeat window, or the same `Idempotency-Key` and body) releases the held one: it is ' +
-  'delivered and answered as a new submission would be.';
+  'Spam traps of the site’s own forms: the site’s pages, posting here with this site’s `Origin` (or an origin the operator allows, for the embedded forms), also say ' +
+  'whether the form’s hidden honeypot field was filled and how long the form was open (the `Form-Honeypot` and ' +
+  '`Form-Fill-Ms` headers of the site’s script). A submission whose honeypot was filled, or that was sent sooner ' +
+  'than the site’s minimum fill time (3 seconds unless the operator changes it), is stored in quarantine: kept, ' +
+  'never dropped, and not delivered until an operator releases it. Its answer is the ordinary success with ' +
+  '`delivered: false`, the same as any submission the provider has not yet confirmed. These headers are not ' +
+  'parameters of the API: a request without an `Origin` header (agents, servers) is never quarantined, ' +
+  'whatever headers it sends. The same submission sent again without a tripped trap (same content within the ' +
+  'repeat window, or the same `Idempotency-Key` and body) releases the held one: it is delivered and answered ' +
+  'as a new submission would be.';
 
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
@@ -542,6 +535,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       [SUBMISSION_PATHS.lead]: {
         post: {
           operationId: 'requestDemo',
+          [CONSEQUENTIAL]: true,
           tags: ['Contact'],
           summary: 'Request a demo',
           description:
@@ -549,7 +543,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
             `${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('LeadRequest', {
             name: 'Dana Reyes',
             email: 'dana.reyes@sponsor.example',
@@ -577,6 +571,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       [SUBMISSION_PATHS.suggestion]: {
         post: {
           operationId: 'suggestDocument',
+          [CONSEQUENTIAL]: true,
           tags: ['Contact'],
           summary: 'Suggest a protocol-derived document type',
           description:
@@ -584,7 +579,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
             `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
             `${bodyLimitNote(limit)}\n\n${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
           security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER, ...FORM_TRAP_PARAMETERS],
+          parameters: [IDEMPOTENCY_KEY_PARAMETER],
           requestBody: requestBody('SuggestionRequest', {
             companyType: 'cro',
             persona: 'study-start-up',
@@ -677,6 +672,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
         },
         post: {
           operationId: 'queryPublicContent',
+          [CONSEQUENTIAL]: false,
           tags: ['Discovery'],
           summary: 'Query the public pages (NLWeb request body)',
           description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`query.scope\` works as GET \`scope\`; \`context\` and \`query.site\` are accepted and not used.`,

@@ -6,8 +6,10 @@ import {
   approvalRule,
   errorCodeTable,
   fieldTable,
+  listInWords,
   operationMarkdown,
   SEARCH_LIMIT_NOTE,
+  sideEffectingOperations,
 } from './operations.js';
 import { COMPANION_DOCUMENTS, DISCOVERY_PATHS } from './paths.js';
 
@@ -39,7 +41,7 @@ function siteSections(model: DiscoveryModel): string | null {
 export function agentsMarkdown(model: DiscoveryModel): string {
   const { info } = model.site;
   const reads = model.reference.operations.filter((op) => op.effect === 'read-only');
-  const writes = model.reference.operations.filter((op) => op.effect === 'side-effecting');
+  const writes = sideEffectingOperations(model);
   return document([
     `# ${model.siteName}: guide for AI agents`,
     oneLine(info.description) || null,
@@ -53,8 +55,10 @@ export function agentsMarkdown(model: DiscoveryModel): string {
       '- Read any public page; every page also has a Markdown twin (see /llms.txt for the list).',
       ...reads.map(
         (op) =>
-          `- \`${op.method} ${op.path}\` (${op.operationId}): ${op.summary}. Read-only, deterministic lexical ` +
-          `search answering NLWeb ${NLWEB_VERSION}; it calls no language model and reads no customer data.`,
+          `- \`${op.method} ${op.path}\` (${op.operationId}): ${op.summary}. Read-only` +
+          (op.path === DISCOVERY_PATHS.ask
+            ? `, deterministic lexical search answering NLWeb ${NLWEB_VERSION}; it calls no language model and reads no customer data.`
+            : '.'),
       ),
       '- Fetch any document listed below.',
     ].join('\n'),
@@ -80,9 +84,9 @@ export function agentsMarkdown(model: DiscoveryModel): string {
   ]);
 }
 
-/** /auth.md: no credentials, and why the two side-effecting operations still need approval. */
+/** /auth.md: no credentials, and why the side-effecting operations still need approval. */
 export function authMarkdown(model: DiscoveryModel): string {
-  const writes = model.reference.operations.filter((op) => op.effect === 'side-effecting');
+  const writes = sideEffectingOperations(model);
   return document([
     `# Authentication at ${model.siteName}`,
     '**No operation takes credentials.** The API declares no security requirement (`security: []` in the ' +
@@ -101,9 +105,7 @@ export function authMarkdown(model: DiscoveryModel): string {
       ['operation', 'creates', 'before calling'],
       writes.map((op) => [
         `\`${op.method} ${op.path}\``,
-        op.operationId === 'requestDemo'
-          ? 'a real follow-up request (someone will contact the person)'
-          : 'an internal submission for product review',
+        CREATES[op.operationId] ?? op.summary,
         'show the exact fields and values; get an explicit yes',
       ]),
     ),
@@ -118,6 +120,12 @@ export function authMarkdown(model: DiscoveryModel): string {
   ]);
 }
 
+/** What each known side-effecting operation creates, in the words a user would approve. */
+const CREATES: Readonly<Record<string, string>> = {
+  requestDemo: 'a real follow-up request (someone will contact the person)',
+  suggestDocument: 'an internal submission for product review',
+};
+
 /** /api.md: the API reference in Markdown, rendered from the OpenAPI document. */
 export function apiMarkdown(model: DiscoveryModel): string {
   const { reference } = model;
@@ -127,7 +135,9 @@ export function apiMarkdown(model: DiscoveryModel): string {
       `The contract: ${model.at(DISCOVERY_PATHS.openApi)}. Paths carry no version segment.`,
     reference.description,
     '## Authentication',
-    'None. No operation takes credentials. The two side-effecting operations need the user’s explicit ' +
+    `None. No operation takes credentials. Side-effecting operations (${listInWords(
+      sideEffectingOperations(model).map((op) => `\`${op.operationId}\``),
+    )}) need the user’s explicit ` +
       `approval of the exact data (see ${link(DISCOVERY_PATHS.authMd, model.at(DISCOVERY_PATHS.authMd))}).`,
     '## Operations',
     table(

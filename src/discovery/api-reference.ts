@@ -4,6 +4,8 @@
  * which is read from the very document served at /openapi.json, so none of them can drift from it.
  */
 
+import { CONSEQUENTIAL } from '../contract/index.js';
+
 type Json = Record<string, unknown>;
 
 export interface OpenApiDocument {
@@ -76,20 +78,18 @@ export interface ApiReference {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-/**
- * The spec names the two operations that create real submissions; every other operation is a
- * read-only search. An operation missing from this table is treated as side-effecting, so a new
- * operation is never advertised to agents as safe to call without asking.
- */
-export const OPERATION_EFFECTS: Readonly<Record<string, OperationEffect>> = {
-  requestDemo: 'side-effecting',
-  suggestDocument: 'side-effecting',
-  searchPublicContent: 'read-only',
-  queryPublicContent: 'read-only',
-};
+/** Methods that HTTP defines as safe: they never change anything on the server. */
+const SAFE_METHODS = new Set(['get', 'head', 'options', 'trace']);
 
-export function effectOf(operationId: string): OperationEffect {
-  return OPERATION_EFFECTS[operationId] ?? 'side-effecting';
+/**
+ * What an operation does to the server, read from the operation itself: a safe method (GET, HEAD)
+ * is read-only whatever it says; any other method is side-effecting unless it declares
+ * `x-openai-isConsequential: false` (POST /ask, a search sent as a body). So a new read-only route
+ * cannot be advertised as needing approval, and a new POST is never advertised as safe by default.
+ */
+export function effectOf(method: string, operation: Readonly<Record<string, unknown>>): OperationEffect {
+  if (SAFE_METHODS.has(method.toLowerCase())) return 'read-only';
+  return operation[CONSEQUENTIAL] === false ? 'read-only' : 'side-effecting';
 }
 
 const isObject = (value: unknown): value is Json =>
@@ -279,7 +279,7 @@ function readOperation(reader: SchemaReader, path: string, method: string, opera
     summary: asString(operation.summary),
     description: asString(operation.description),
     tags: Array.isArray(operation.tags) ? operation.tags.map(String) : [],
-    effect: effectOf(operationId),
+    effect: effectOf(method, operation),
     parameters,
     requestBody,
     responses,

@@ -20,5 +20,5 @@ export { API_CATALOG_MEDIA_TYPE, ARD_SKILL_TYPE, OPENAPI_MEDIA_TYPE } from './ca
 export { AGENT_SKILLS_SCHEMA, sha256Digest } from './skill.js';
 export { SITEMAP_NAMESPACE, SITEMAP_PROTOCOL_LIMITS } from './sitemap.js';
 export type { SitemapLimits } from './sitemap.js';
-export { OPERATION_EFFECTS, readApiReference } from './api-reference.js';
+export { effectOf, readApiReference } from './api-reference.js';
 export type { ApiReference, OpenApiDocument } from './api-reference.js';

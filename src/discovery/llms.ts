@@ -2,6 +2,7 @@ import { markdownOf, type Page } from '../content/index.js';
 import { oneLine } from './api-reference.js';
 import { document, link } from './markdown.js';
 import type { DiscoveryModel } from './model.js';
+import { countWord, listInWords, sideEffectingOperations } from './operations.js';
 import { DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
 
 /**
@@ -122,6 +123,18 @@ function linkSection(
   );
 }
 
+/** Which operations create something, from the operations themselves (api-reference.ts). */
+function writesSentence(model: DiscoveryModel): string {
+  const writes = sideEffectingOperations(model);
+  if (writes.length === 0) return 'No operation changes anything.';
+  const what = listInWords(writes.map((op) => `${op.summary.toLowerCase()} (\`${op.method} ${op.path}\`)`));
+  const count = countWord(writes.length);
+  return (
+    `${count.charAt(0).toUpperCase()}${count.slice(1)} ${writes.length === 1 ? 'operation creates a real submission' : 'operations create real submissions'} — ` +
+    `${what} — and may be called only after the user has explicitly approved the exact data.`
+  );
+}
+
 export function llmsTxt(model: DiscoveryModel): string {
   const { info } = model.site;
   const pageUrl = (page: Page) => model.at(model.markdownPathOf ? model.markdownPathOf(page.url) : page.url);
@@ -133,9 +146,8 @@ export function llmsTxt(model: DiscoveryModel): string {
       ? 'Every page below is linked to its Markdown version. '
       : 'Every page below is linked to the page itself. ') +
       `Search the pages read-only with ` +
-      `\`GET ${model.at(DISCOVERY_PATHS.ask)}?query=...\` (NLWeb). Two operations create real submissions — a ` +
-      'demo request and a document suggestion — and may be called only after the user has explicitly approved ' +
-      'the exact data. No operation takes credentials.',
+      `\`GET ${model.at(DISCOVERY_PATHS.ask)}?query=...\` (NLWeb). ${writesSentence(model)} ` +
+      'No operation takes credentials.',
   ]
     .filter((line) => line !== '')
     .join(' ');

@@ -168,13 +168,33 @@ export function operationMarkdown(model: DiscoveryModel, operation: OperationDoc
 
 export const SEARCH_LIMIT_NOTE = `A search query is at most ${MAX_QUERY_LENGTH} characters.`;
 
+/** The operations that create something, as the OpenAPI document marks them (api-reference.ts). */
+export function sideEffectingOperations(model: DiscoveryModel): OperationDoc[] {
+  return model.reference.operations.filter((op) => op.effect === 'side-effecting');
+}
+
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+/** "two", "three": how many operations a sentence speaks of, in words while that reads well. */
+export function countWord(count: number): string {
+  return COUNT_WORDS[count] ?? String(count);
+}
+
+/** "a, b and c". */
+export function listInWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
 /** The approval rule, worded once and repeated wherever an agent may read first. */
 export function approvalRule(model: DiscoveryModel): string {
-  const writes = model.reference.operations.filter((op) => op.effect === 'side-effecting');
-  const list = writes.map((op) => `\`${op.method} ${op.path}\` (${op.summary.toLowerCase()})`).join(' and ');
+  const writes = sideEffectingOperations(model);
+  if (writes.length === 0) return 'No operation changes anything: none needs the user’s approval.';
+  const list = listInWords(writes.map((op) => `\`${op.method} ${op.path}\` (${op.summary.toLowerCase()})`));
   return (
-    `${list} create a real follow-up request or an internal submission that people at ${model.siteName} act on. ` +
-    'Before calling either, show the user the exact data you will send, field by field, and send it only after ' +
+    `${list} ${writes.length === 1 ? 'creates' : 'create'} a real follow-up request or an internal submission ` +
+    `that people at ${model.siteName} act on. ` +
+    `Before calling ${writes.length === 1 ? 'it' : writes.length === 2 ? 'either' : 'any of them'}, show the user ` +
+    'the exact data you will send, field by field, and send it only after ' +
     'the user has explicitly approved that exact data. If you change anything afterwards (a correction after a ' +
     '400, a different persona), ask again. Never invent contact details: ask the user for them.'
   );

@@ -3,3 +3,4 @@
  * and the application's assembly stay inside (src/http/app.ts, src/http/routes/).
  */
 export { createLogger, LogDestination, startServer, type RunningServer } from './server.js';
+export { logStream, resolveLogFormat } from './log-format.js';

@@ -414,9 +414,18 @@ async function load(
       saveSnapshot: () => (stampsSaved ??= newStamps ? keepStamps(read.hash, files) : Promise.resolve()),
     };
   }
-  if (stored.reason !== 'missing')
+  if (stored.reason === 'stale')
+    // The normal path after an edit or an upgrade: said at info, in words; the key's change stays
+    // in `detail` for whoever wants to know which.
+    logger.info(
+      { snapshot: snapshotFile, reason: stored.reason, detail: stored.detail },
+      stored.detail.startsWith('contentHash ')
+        ? 'content changed since the last start: building the site and its search index afresh'
+        : 'the saved content snapshot is from another server version or configuration: building the site afresh',
+    );
+  else if (stored.reason === 'corrupt')
     logger.warn(
-      { snapshot: snapshotFile, reason: stored.reason },
+      { snapshot: snapshotFile, reason: stored.reason, detail: stored.detail },
       `content snapshot not used: ${stored.detail}`,
     );
   files ??= await beside!.files();

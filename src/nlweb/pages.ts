@@ -37,9 +37,16 @@ export function nameTerms(name: string): string[] {
   return analyzeQuery(name).map((q) => q.term);
 }
 
-/** The names a page is known by: its title and its aliases, as index terms. */
+/**
+ * The names a page is known by: its title, its aliases and its keywords (the words readers use
+ * for its subject that its text does not: "cost" for a page titled "Pricing"), as index terms. A
+ * query that names the page's subject names the page, where a section of another page that only
+ * mentions the word does not.
+ */
 export function pageNames(page: Page): string[][] {
-  return [page.title, ...(page.aliases ?? [])].map(nameTerms).filter((n) => n.length > 0);
+  return [page.title, ...(page.aliases ?? []), ...(page.keywords ?? [])]
+    .map(nameTerms)
+    .filter((n) => n.length > 0);
 }
 
 /**

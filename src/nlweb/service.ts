@@ -10,10 +10,13 @@ import type { Page, Passage, Site } from '../content/index.js';
 import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
+  analyzeTokens,
   compareKeys,
   prepareSnippetText,
+  QUESTION_WORDS,
   quoteSnippet,
   searchWithPlan,
+  STOP_WORDS,
   type PreparedText,
   type SearchIndex,
   type SearchOutcome,
@@ -21,7 +24,7 @@ import {
 } from '../search/index.js';
 import { LruCache } from '../cache/index.js';
 import { utf8Bytes } from '../unicode/index.js';
-import { findCopies, inScope, type CopyGroups, nameMatch, pageNames } from './pages.js';
+import { findCopies, inScope, type CopyGroups, nameMatch, nameTerms, pageNames } from './pages.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
@@ -249,6 +252,16 @@ export function createAskService(
   const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
+  // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
+  const siteNameTerms = new Set(nameTerms(siteName));
+  const rankingContext = (scope: string | null): RankingContext => ({
+    index,
+    entries,
+    namesOf,
+    siteNameTerms,
+    copies,
+    allow: scope === null ? undefined : scopeMask(scope),
+  });
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
   const scopes = new LruCache<string, Uint8Array>(64);
@@ -323,11 +336,7 @@ export function createAskService(
   };
 
   const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
-    const ranked = rankPages(
-      { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
-      text,
-      maxResults,
-    );
+    const ranked = rankPages(rankingContext(scope), text, maxResults);
     const queryTermCount = analyzeQuery(text).length;
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
@@ -338,10 +347,17 @@ export function createAskService(
     }
     const resources = ranked.pages.map(toResource);
     const best = ranked.pages[0];
+    const failed = best === undefined || best.coverage <= WEAK_COVERAGE;
+    const typing =
+      failed &&
+      failureIsTheWordBeingTyped(text, (finished) => rankPages(rankingContext(scope), finished, 1).pages[0]);
     return outcomeOf(
       'Answer',
       [
-        { type: 'text', text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope) },
+        {
+          type: 'text',
+          text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope, typing),
+        },
         ...resources,
       ],
       {
@@ -489,6 +505,8 @@ interface RankingContext {
   entries: readonly Entry[];
   /** The ways the page is named (title, aliases), made on first use. */
   namesOf: (record: PageRecord) => string[][];
+  /** The terms of the site's own name: not a subject when a query has other words. */
+  siteNameTerms: ReadonlySet<string>;
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
 }
@@ -540,13 +558,37 @@ function rankPages(
     // Every grouped page is scored (the order needs it); only the pages kept get their sections
     // and coverage: ~10 of the ~80 a ranking groups on a large site.
     const candidates: Candidate[] = [];
+    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
+    const wordsOf = queryWordsOfTerms(outcome.queryWords);
+    // How many words the query's subject has: the site's own name is none of it when other words
+    // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
+    // as fully as "how much does it cost".
+    // Only a query that names the whole site: on a site called "OWASP Cheat Sheet Series" every
+    // title's "Cheat Sheet" is part of its subject.
+    const namesSite =
+      ctx.siteNameTerms.size > 0 &&
+      [...ctx.siteNameTerms].every((t) => outcome.queryWords.some((w) => w.terms.includes(t)));
+    const siteWords = namesSite
+      ? outcome.queryWords.filter((w) => w.terms.some((t) => ctx.siteNameTerms.has(t))).length
+      : 0;
+    const subjectWords =
+      siteWords > 0 && siteWords < outcome.queryWords.length
+        ? outcome.queryWords.length - siteWords
+        : outcome.queryWords.length;
+    // A query of question and common words only ("who are you"): it names no subject.
+    const frameOnly = analyzeTokens(text).every(
+      (token) => QUESTION_WORDS.has(token.folded) || STOP_WORDS.has(token.folded),
+    );
     for (const record of byPage) {
       const { hits } = record;
-      const named = nameMatch(ctx.namesOf(record), hits, outcome.queryWords.length);
+      const named = nameMatch(ctx.namesOf(record), hits, subjectWords);
       const best = hits[0]!.score;
-      // A page that answers in several sections is a little stronger than one with a single mention.
+      // A page that answers in several sections is a little stronger than one with a single mention;
+      // but repeating a question's frame words is no answer: for "who are you", a glossary's many
+      // definitions that each say "who" would outweigh the one section of "About" that answers it.
       let support = 0;
-      for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
+      if (!frameOnly)
+        for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
       candidates.push({
         record,
         hits,
@@ -563,20 +605,13 @@ function rankPages(
     );
     const kept: RankedPage[] = [];
     const groupsSeen = new Set<string[]>();
-    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
-    const wordsOf = queryWordsOfTerms(outcome.queryWords);
     for (const { record, hits, score } of candidates) {
       const group = ctx.copies.groups.get(record.page.url);
       if (group) {
         if (groupsSeen.has(group)) continue;
         groupsSeen.add(group);
       }
-      // The query words the page matched, by the words each of its matched terms counts for.
-      const coveredWords = new Set<number>();
-      for (const h of hits)
-        for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
-      let covered = 0;
-      for (const w of coveredWords) covered += outcome.queryWords[w]!.weight;
+      const covered = coveredWeight(outcome.queryWords, wordsOf, hits);
       const best = hits[0]!.score;
       kept.push({
         page: record.page,
@@ -593,6 +628,20 @@ function rankPages(
       return { pages: kept, outcome };
     limit = Math.min(passageCount, limit * 2);
   }
+}
+
+/** The weight of the query words these hits matched, by the words each matched term counts for. */
+function coveredWeight(
+  words: SearchOutcome['queryWords'],
+  wordsOf: ReadonlyMap<string, number[]>,
+  hits: readonly { readonly matchedTerms: readonly string[] }[],
+): number {
+  const coveredWords = new Set<number>();
+  for (const h of hits)
+    for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
+  let covered = 0;
+  for (const w of coveredWords) covered += words[w]!.weight;
+  return covered;
 }
 
 /**
@@ -629,33 +678,70 @@ function quoted(text: string): string {
  */
 export const WEAK_COVERAGE = 0.5;
 
-/** `topUrl`: the URL of the first result (unused when there is none). */
+/** The word the text ends inside (letters, digits, a hyphen or apostrophe joining them), if any. */
+const WORD_BEING_TYPED = /[\p{L}\p{N}][\p{L}\p{N}'’-]*$|[\p{L}\p{N}]+-$/u;
+
+/**
+ * Whether an answer that found nothing, or only weak matches, failed because of the word still
+ * being typed (a query that ends inside a word: "e-", "how do I e", "part 1"): the words before it
+ * are none, or they alone find a page that matches them well. Such an answer is no verdict of
+ * failure: the word is not finished. `bestFor` ranks the finished words alone.
+ */
+function failureIsTheWordBeingTyped(
+  text: string,
+  bestFor: (finished: string) => RankedPage | undefined,
+): boolean {
+  const last = WORD_BEING_TYPED.exec(text);
+  if (last === null) return false;
+  const finished = text.slice(0, last.index).trim();
+  // Only question and stop words before it ("how do I e"): nothing finished to judge.
+  if (
+    analyzeTokens(finished).every((token) => QUESTION_WORDS.has(token.folded) || STOP_WORDS.has(token.folded))
+  )
+    return true;
+  const best = bestFor(finished);
+  return best !== undefined && best.coverage > WEAK_COVERAGE;
+}
+
+/**
+ * `topUrl`: the URL of the first result (unused when there is none). `typing`: the answer found
+ * nothing or little only because its last word is still being typed (failureIsTheWordBeingTyped).
+ */
 function summaryText(
   query: string,
   siteName: string,
   topUrl: string,
   ranked: { pages: RankedPage[]; outcome: SearchOutcome },
   scope: string | null,
+  typing: boolean,
 ): string {
   const { outcome } = ranked;
   const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
-  const showing =
-    outcome.corrections.length > 0 ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
+  const corrected = outcome.corrections.length > 0;
+  const showing = corrected ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
+  // The results are for the corrected words: the count names them, never the misspelling.
+  const searched = corrected ? outcome.correctedText : query;
   const best = ranked.pages[0];
   if (best === undefined)
-    return (
-      `${showing}Nothing on ${where} matched ${quoted(query)}. Try other words for the same thing, the name of a ` +
-      'product, feature or document, or fewer words.'
-    );
+    return typing
+      ? `${showing}${quoted(searched)} ends in a word still being typed: finish it to search ${where}, or ` +
+          'try the name of a product, feature or document.'
+      : `${showing}Nothing on ${where} matched ${quoted(searched)}. Try other words for the same thing, the name of a ` +
+          'product, feature or document, or fewer words.';
   const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
   const topName = best.page.title;
+  if (best.coverage <= WEAK_COVERAGE && typing)
+    return (
+      `${showing}${count} so far for ${quoted(searched)} on ${where}, while its last word is being typed ` +
+      `(closest: ${topName}, ${topUrl}). Finish the word to narrow them.`
+    );
   if (best.coverage <= WEAK_COVERAGE) {
     return (
-      `${showing}No page on ${where} matches ${quoted(query)} well: the ${count} below match only some of its ` +
+      `${showing}No page on ${where} matches ${quoted(searched)} well: the ${count} below match only some of its ` +
       `words (closest: ${topName}, ${topUrl}). Try other words for the same thing, or fewer words.`
     );
   }
-  return `${showing}Found ${count} for ${quoted(query)} on ${where}. Top result: ${topName} (${topUrl}).`;
+  return `${showing}Found ${count} for ${quoted(searched)} on ${where}. Top result: ${topName} (${topUrl}).`;
 }
 
 function elicitationText(query: string, siteName: string): string {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { NlWebContentItem, NlWebResponse } from '../contract/index.js';
+import { STREAM_COMPLETE, type NlWebContentItem, type NlWebResponse } from '../contract/index.js';
 
 /** The response a stream writes to: a Node ServerResponse, or anything that behaves like one. */
 export type EventSink = Pick<
@@ -24,14 +24,16 @@ export function formatEvent(payload: unknown): string {
 
 /**
  * The events of a streamed answer, in the framing NLWeb clients consume: `{"_meta": …}` alone,
- * then `{"content": [the text item]}`, then the resources in batches. Merging every `_meta` and
- * concatenating every `content` gives back `response` exactly.
+ * then `{"content": [the text item]}`, then the resources in batches, then
+ * `{"message_type":"complete"}` (STREAM_COMPLETE) saying the answer is whole. Merging every
+ * `_meta` and concatenating every `content` gives back `response` exactly.
  */
 export function streamEvents(response: NlWebResponse, batchSize: number): unknown[] {
   const events: unknown[] = [{ _meta: response._meta }];
   const [first, ...rest] = response.content as [NlWebContentItem, ...NlWebContentItem[]];
   events.push({ content: [first] });
   for (let i = 0; i < rest.length; i += batchSize) events.push({ content: rest.slice(i, i + batchSize) });
+  events.push(STREAM_COMPLETE);
   return events;
 }
 

@@ -111,6 +111,10 @@ const QUESTION_START_RE =
   /^\s*(?:what|which|who|when|where|why|how|does|do|did|is|are|can|could|should|would|will)\b/i;
 const DIGIT_RE = /[0-9]/;
 
+/** A word of capital letters only (digits allowed after the first): "AD", "SSO", "M11". */
+const ACRONYM_RE = /^\p{Lu}[\p{Lu}\p{N}]+$/u;
+const LOWER_RE = /\p{Ll}/u;
+
 /** Every folded word the text is made of, with its place (stop words included). */
 function queryTokens(text: string): AnalyzedToken[] {
   return analyzeTokens(text, true);
@@ -127,7 +131,12 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   // The word being typed: the one the text ends in, when it ends in a letter or digit.
   const lastEnd = WORD_END_RE.test(text) ? (tokens[tokens.length - 1] as AnalyzedToken).end : -1;
   const isQuestion = QUESTION_START_RE.test(text) || text.trimEnd().endsWith('?');
-  const typing = (t: AnalyzedToken): boolean => prefixOn && t.end === lastEnd && t.folded.length >= 2;
+  // A word written in capitals among lower-case words ("SSO with Azure AD") is an acronym written
+  // in full, not the start of a longer word: "AD" does not conclude "address" or "administration".
+  const acronym = (t: AnalyzedToken): boolean =>
+    ACRONYM_RE.test(text.slice(t.start, t.end)) && LOWER_RE.test(text);
+  const typing = (t: AnalyzedToken): boolean =>
+    prefixOn && t.end === lastEnd && t.folded.length >= 2 && !acronym(t);
 
   const stop = (t: AnalyzedToken): boolean => t.primary && STOP_WORDS.has(t.folded);
   // Question words are dropped when other words remain ("how" alone still searches for "how").

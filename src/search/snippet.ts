@@ -191,6 +191,25 @@ export function quoteSnippet(
     const sp = clean.indexOf(' ', start);
     start = sp >= 0 && sp < firstHit ? sp + 1 : Math.min(firstHit, end);
   }
+  // A snippet that starts inside a quotation ("…11 compliant" or") reads as if the quoted words
+  // were the text's own: start at its sentence, or at its opening mark, when the matches still fit.
+  const opening = start > 0 ? quotationOpenAt(clean, start) : -1;
+  if (opening >= 0) {
+    const sentence = sentenceStart(clean, opening);
+    if (lastHit - sentence <= budget || lastHit - opening <= budget) {
+      start = lastHit - sentence <= budget ? sentence : opening;
+      end = Math.min(clean.length, start + budget);
+    } else {
+      // Too far back to keep every match: start after the quotation instead.
+      const closing = clean.indexOf(clean[opening] === '"' ? '"' : '\u201d', start);
+      let after = closing + 1;
+      while (after < clean.length && clean[after] === ' ') after++;
+      if (closing >= 0 && after < lastHit) {
+        start = after;
+        end = Math.min(clean.length, start + budget);
+      }
+    }
+  }
   if (end < clean.length && clean[end] !== ' ') {
     const sp = clean.lastIndexOf(' ', end);
     const cut = sp >= lastHit && sp > start ? sp : lastHit;
@@ -198,6 +217,27 @@ export function quoteSnippet(
     if (cut > start) end = cut;
   }
   return finish(clean, start, end, hitStart, hitEnd);
+}
+
+/**
+ * Where the quotation that `at` lies inside opens, or -1: after an odd number of straight double
+ * quotes, or after a “ not yet closed by ”.
+ */
+function quotationOpenAt(clean: string, at: number): number {
+  const straight = clean.lastIndexOf('"', at - 1);
+  if (straight >= 0) {
+    let count = 0;
+    for (let i = clean.indexOf('"'); i >= 0 && i < at; i = clean.indexOf('"', i + 1)) count++;
+    if (count % 2 === 1) return straight;
+  }
+  const curly = clean.lastIndexOf('\u201c', at - 1);
+  return curly >= 0 && clean.lastIndexOf('\u201d', at - 1) < curly ? curly : -1;
+}
+
+/** The start of the sentence `at` is in: after the last ". ", "! " or "? " before it, or 0. */
+function sentenceStart(clean: string, at: number): number {
+  for (let i = at - 1; i > 0; i--) if (clean[i] === ' ' && /[.!?]/.test(clean[i - 1]!)) return i + 1;
+  return 0;
 }
 
 const TRAILING_CUT = /[\s,;:]/u;

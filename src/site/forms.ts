@@ -43,6 +43,11 @@ export interface FormState {
 interface FieldSpec {
   name: string;
   label: string;
+  /**
+   * What an error message calls the field when the label is a question ("Which document would
+   * you like generated…?"): "Document type: must be at least 2 characters." Default: the label.
+   */
+  shortName?: string;
   control: 'input' | 'textarea' | 'company-type' | 'persona';
   type?: 'text' | 'email';
   autocomplete?: string;
@@ -92,6 +97,7 @@ const DEMO_REQUEST_FIELDS: readonly FieldSpec[] = [
   {
     name: 'message',
     label: 'What would you like to see?',
+    shortName: 'Message',
     control: 'textarea',
     required: false,
     wide: true,
@@ -111,6 +117,7 @@ const SUGGESTION_FIELDS: readonly FieldSpec[] = [
   {
     name: 'suggestion',
     label: 'Which document would you like generated from the protocol?',
+    shortName: 'Document type',
     control: 'textarea',
     required: true,
     wide: true,
@@ -258,10 +265,26 @@ export function companyTypeForPage(path: string): CompanyType | null {
   return null;
 }
 
-/** The label a visitor sees for a contract field (used in messages). */
+/** What messages call a contract field: its short name, else the label a visitor sees. */
 export function fieldLabel(form: FormDescriptor, field: string): string | null {
   if (field === 'name') return 'Name';
-  return form.fields.find((spec) => spec.name === field)?.label ?? null;
+  const spec = form.fields.find((candidate) => candidate.name === field);
+  return spec ? (spec.shortName ?? spec.label) : null;
+}
+
+/**
+ * A validator's message ("is shorter than 2 characters") as the rest of a visitor's sentence that
+ * starts with the field's name and a colon: "must be at least 2 characters". forms.js says the
+ * same for the browser's own checks and the API's answers (same rules, written in both).
+ */
+export function visitorPhrase(message: string): string {
+  const shorter = /^is shorter than (\d+) characters$/.exec(message);
+  if (shorter) return `must be at least ${shorter[1]} characters`;
+  const longer = /^is longer than (\d+) characters$/.exec(message);
+  if (longer) return `must be at most ${longer[1]} characters`;
+  if (message === 'is required') return 'please fill this in';
+  if (message === 'is not a valid e-mail address') return 'enter an e-mail address such as name@company.com';
+  return message;
 }
 
 /** Where a problem is shown: `name` (either-or rule) belongs to the field the rule names. */
@@ -288,7 +311,7 @@ export function describeProblemForVisitor(
       : 'Choose an area that belongs to your organization type.';
   }
   const label = fieldLabel(form, problem.field) ?? problem.field;
-  return `${label} ${problem.message}.`;
+  return `${label}: ${visitorPhrase(problem.message)}.`;
 }
 
 function idOf(form: FormDescriptor, field: string): string {
@@ -344,6 +367,7 @@ function renderField(
     bounds.maxLength !== undefined ? ` maxlength="${bounds.maxLength}"` : '',
     bounds.minLength !== undefined ? ` minlength="${bounds.minLength}"` : '',
     spec.autocomplete ? ` autocomplete="${spec.autocomplete}"` : '',
+    spec.shortName ? ` data-short-label="${escapeHtml(spec.shortName)}"` : '',
     ` aria-describedby="${described}"`,
     errors !== undefined ? ' aria-invalid="true"' : '',
   ].join('');

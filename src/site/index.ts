@@ -21,6 +21,8 @@ export {
   renderContentPage,
   renderErrorPage,
   renderNotFoundPage,
+  notFoundQuery,
+  type ClosestPage,
   renderSearchPage,
   renderFormFallbackPage,
   type SiteView,

@@ -22,9 +22,15 @@ export interface PageForm {
   state?: FormState;
 }
 
-/** On narrow screens a form beside the text comes after it: this link leads straight to it. */
+/**
+ * On narrow screens a form beside the text comes after it, and a form placed after a page's text
+ * is at its end on every screen (the suggestion form began 7,259 px down a 9,062 px page on a
+ * phone): this link at the top leads straight to it.
+ */
 function jumpToForm(form: FormDescriptor): string {
-  return `<p class="jump-to-form"><a class="button button-primary" href="#${form.anchor}">Go to the form</a></p>`;
+  const always = form.placement === 'after' ? ' jump-to-form-after' : '';
+  const text = form.placement === 'after' ? `${form.texts.heading} ↓` : 'Go to the form';
+  return `<p class="jump-to-form${always}"><a class="button button-primary" href="#${form.anchor}">${escapeHtml(text)}</a></p>`;
 }
 
 function isDocumentation(url: string): boolean {
@@ -163,7 +169,8 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
         )}</section>`
       : '';
   const side = form?.form.placement === 'side' ? formSection(view, page, form) : '';
-  const after = listing + (form && form.form.placement === 'after' ? formSection(view, page, form) : '');
+  // The page's own form comes before the list of its sub-pages: it is what the page asks of its reader.
+  const after = (form && form.form.placement === 'after' ? formSection(view, page, form) : '') + listing;
   // A body that brings its own h1 is shown without the layout's page header (one h1 per page).
   const ownHeading = page.headings.some((heading) => heading.level === 1);
   const html = htmlOf(page);
@@ -181,7 +188,7 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
           bodyHtml: html,
           afterHtml: after,
           sideHtml: side,
-          headerHtml: form && side ? jumpToForm(form.form) : '',
+          headerHtml: form && (side || form.form.placement === 'after') ? jumpToForm(form.form) : '',
         }),
     kind: kindOf(page, children.length > 0),
     headings: page.headings,
@@ -348,9 +355,49 @@ export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string
   });
 }
 
-/** The HTML 404 page; `path` is the (decoded) path asked for. */
-export function renderNotFoundPage(view: SiteView, path: string): string {
+/**
+ * What a visitor was probably looking for at a path that does not exist: the words of its last
+ * segment ("/prcing" → "prcing", "/docs/how-to/export_to-word.html" → "export to word"), for the
+ * 404 page's search box and its closest pages. Empty when the path has no word.
+ */
+export function notFoundQuery(path: string): string {
+  const segments = path.split('/').filter((segment) => segment.trim() !== '');
+  const last = (segments.at(-1) ?? '').replace(/\.(?:html?|php|aspx?)$/i, '');
+  return last
+    .split(/[-_.+~\s]+/u)
+    .filter((word) => word !== '')
+    .join(' ')
+    .slice(0, 200);
+}
+
+/** A page the 404 page offers as what the visitor may have meant. */
+export interface ClosestPage {
+  url: string;
+  title: string;
+}
+
+/**
+ * The HTML 404 page; `path` is the (decoded) path asked for. Its search box holds the words of
+ * the path (notFoundQuery), and `closest` are the pages a search for them finds ("did you mean").
+ */
+export function renderNotFoundPage(
+  view: SiteView,
+  path: string,
+  closest: readonly ClosestPage[] = [],
+): string {
   const suggestions = navigationOf(view.site);
+  const query = notFoundQuery(path);
+  const didYouMean =
+    closest.length > 0
+      ? `<h2 id="closest-title">Did you mean</h2><ul class="closest-pages" aria-labelledby="closest-title">${closest
+          .map(
+            (page) =>
+              `<li><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(page.title)}</a> <code>${escapeHtml(
+                page.url,
+              )}</code></li>`,
+          )
+          .join('')}</ul>`
+      : '';
   const body = [
     '<section class="container not-found" aria-labelledby="not-found-title">',
     '<p class="code">Error 404</p>',
@@ -358,9 +405,10 @@ export function renderNotFoundPage(view: SiteView, path: string): string {
     `<p class="lead">There is no page at <code>${escapeHtml(path)}</code>. It may have moved, or the address may be mistyped.</p>`,
     '<form class="search-page-form" role="search" aria-label="Search this site" action="/search" method="get">',
     '<label class="visually-hidden" for="not-found-search">Search the site</label>',
-    '<input id="not-found-search" class="search-input" type="search" name="q" maxlength="1000" required placeholder="Search the site">',
+    `<input id="not-found-search" class="search-input" type="search" name="q" maxlength="1000" required placeholder="Search the site" value="${escapeHtml(query)}">`,
     '<button class="button button-primary" type="submit">Search</button>',
     '</form>',
+    didYouMean,
     suggestions.length > 0
       ? `<h2>Popular pages</h2><ul class="cards">${suggestions
           .map(

@@ -90,11 +90,13 @@ export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: s
   }
   const corrected = /^Showing results for “(.*?)”\./.exec(status);
   const weak = /^(?:Showing results for “.*?”\. )?No page on /.test(status);
-  // The answer's own text is written for agents (it repeats the top URL); people get a count.
+  // The answer's own text is written for agents (it repeats the top URL); people get a count, for
+  // the corrected query when there is one (never the misspelling beside "Showing results for").
+  const shown = corrected ? corrected[1]! : query;
   if (hits.length > 0)
     status = weak
-      ? `No page matches “${query}” well; the closest ${hits.length === 1 ? 'page' : 'pages'}:`
-      : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${query}”`;
+      ? `No page matches “${shown}” well; the closest ${hits.length === 1 ? 'page' : 'pages'}:`
+      : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${shown}”`;
   return {
     query,
     status,

@@ -212,9 +212,9 @@ describe('<frontdoor-form> on another origin’s page', () => {
     await page.getByRole('button', { name: 'Request a demo' }).click();
     await expect
       .poll(() => page.locator('[data-error-for="lastName"]').textContent())
-      .toBe('Last name is required.');
+      .toBe('Last name: please fill this in.');
     expect(await page.locator('[data-error-for="email"]').textContent()).toBe(
-      'Work email is not a valid e-mail address.',
+      'Work email: enter an e-mail address such as name@company.com.',
     );
     expect(await page.evaluate('document.activeElement.name')).toBe('lastName');
     await expectClean(page, problems, 'demo form with errors');

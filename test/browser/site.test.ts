@@ -239,7 +239,8 @@ describe('search as a visitor', () => {
     await input.pressSequentially('informed consnt', { delay: 15 });
     await expect
       .poll(() => page.locator('.live-status').textContent())
-      .toMatch(/^\d+ results? for “informed consnt”$/);
+      // The count names the corrected query, never the misspelling beside the correction.
+      .toMatch(/^\d+ results? for “informed consent”$/);
     expect(await page.locator('.live-correction').textContent()).toBe(
       'Showing results for “informed consent”',
     );
@@ -347,8 +348,12 @@ describe('the demo request form', () => {
 
     // Empty required fields: caught in the browser, nothing is sent.
     await page.locator(`${form} button[type="submit"]`).click();
-    expect(await page.locator('[data-error-for="firstName"]').textContent()).toBe('First name is required.');
-    expect(await page.locator('[data-error-for="email"]').textContent()).toBe('Work email is required.');
+    expect(await page.locator('[data-error-for="firstName"]').textContent()).toBe(
+      'First name: please fill this in.',
+    );
+    expect(await page.locator('[data-error-for="email"]').textContent()).toBe(
+      'Work email: please fill this in.',
+    );
     expect(await page.evaluate('document.activeElement.name')).toBe('firstName');
     expect(await page.locator('#demo-email').getAttribute('aria-invalid')).toBe('true');
     expect(posts).toEqual([]);
@@ -364,12 +369,12 @@ describe('the demo request form', () => {
     await page.locator(`${form} button[type="submit"]`).click();
     await expect
       .poll(() => page.locator('[data-error-for="email"]').textContent())
-      .toBe('Work email is not a valid e-mail address.');
+      .toBe('Work email: enter an e-mail address such as name@company.com.');
     expect(posts).toEqual(['/api/leads']);
     expect(await page.evaluate('document.activeElement.name')).toBe('email');
     expect(await page.locator('[data-error-for="firstName"]').textContent()).toBe('');
     expect(await page.locator('[data-form-errors]').textContent()).toContain(
-      'Work email is not a valid e-mail address.',
+      'Work email: enter an e-mail address such as name@company.com.',
     );
     expect(await storedFields('lead')).toEqual([]);
 
@@ -417,7 +422,7 @@ describe('the demo request form', () => {
     await page.waitForLoadState('load');
     expect(new URL(page.url()).hash).toBe('#demo-form');
     expect(await page.locator('[data-error-for="email"]').textContent()).toBe(
-      'Work email is not a valid e-mail address.',
+      'Work email: enter an e-mail address such as name@company.com.',
     );
     expect(await page.locator('#demo-email').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#demo-role').inputValue()).toBe('Rear admiral');
@@ -469,7 +474,7 @@ describe('the document suggestion form', () => {
     await page.fill('#suggestion-suggestion', 'x');
     await page.locator(`${form} button[type="submit"]`).click();
     expect(await page.locator('[data-error-for="suggestion"]').textContent()).toMatch(
-      /is shorter than 2 characters\.$/,
+      /^Document type: must be at least 2 characters\.$/,
     );
 
     await page.fill(

@@ -61,11 +61,17 @@ describe('configuration', () => {
   });
 
   it('names the variable and the fix for every problem at once', () => {
-    const problems = problemsOf({ PORT: 'eighty', LEAD_DELIVERY: 'fax', LOG_LEVEL: 'loud' });
-    expect(problems).toHaveLength(3);
+    const problems = problemsOf({
+      PORT: 'eighty',
+      LEAD_DELIVERY: 'fax',
+      LOG_LEVEL: 'loud',
+      LOG_FORMAT: 'colourful',
+    });
+    expect(problems).toHaveLength(4);
     expect(problems[0]).toMatch(/^PORT="eighty" is not valid: set it to a whole number from 0 to 65535/);
     expect(problems[1]).toMatch(/^LOG_LEVEL="loud".*use one of/);
-    expect(problems[2]).toMatch(/^LEAD_DELIVERY="fax".*use one of log, email-service, crm, none/);
+    expect(problems[2]).toMatch(/^LOG_FORMAT="colourful" is not valid: use json .* or pretty /);
+    expect(problems[3]).toMatch(/^LEAD_DELIVERY="fax".*use one of log, email-service, crm, none/);
   });
 
   it('requires the settings of the chosen provider', () => {

@@ -137,7 +137,12 @@ describe.each([
     expect(second.source).toBe('built');
     expect(second.contentHash).not.toBe(first.contentHash);
     expect(second.snapshotRejected).toMatch(/^contentHash was "[0-9a-f]{64}", now "[0-9a-f]{64}"$/);
-    expect(records.some((r) => r.msg.startsWith('content snapshot not used: contentHash was'))).toBe(true);
+    // The normal path after an edit: info, in words, not a warning.
+    expect(records.find((r) => r.reason === 'stale')).toMatchObject({
+      level: 30,
+      msg: 'content changed since the last start: building the site and its search index afresh',
+      detail: expect.stringMatching(/^contentHash was "[0-9a-f]{64}", now "[0-9a-f]{64}"$/),
+    });
     expect(answers(second)).not.toEqual(answers(first));
     expect((await load()).source).toBe('snapshot');
   });

@@ -433,9 +433,11 @@ describe('/ask scope and corrections', () => {
 
   it('says what it searched for when a word was corrected', async () => {
     const body = expectNlWeb(await get({ query: 'encryptoin keys' }), 200);
+    // The count is for the corrected words: the misspelling is not named beside the correction.
     expect(text(body)).toMatch(
-      /^Showing results for “encryption keys”\. Found \d+ results? for “encryptoin keys”/,
+      /^Showing results for “encryption keys”\. Found \d+ results? for “encryption keys”/,
     );
+    expect(text(body)).not.toContain('encryptoin');
     expect(new URL(resultsOf(body)[0]!.url).pathname).toBe('/security');
   });
 });

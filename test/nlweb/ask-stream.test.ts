@@ -53,10 +53,13 @@ function streamed(response: RawResponse, method: 'GET' | 'POST'): NlWebResponse 
   server.contract.expectResponse(method, '/ask', 200, 'text/event-stream', response.body);
 
   const { events } = parseEventStream(response.body);
-  // The first event carries _meta alone; no later event carries _meta; content follows in small batches.
+  // The first event carries _meta alone; no later event carries _meta; content follows in small
+  // batches; the last event is the end marker NLWeb's chat UI closes its EventSource on.
   expect(Object.keys(events[0]!)).toEqual(['_meta']);
-  for (const event of events.slice(1)) expect(Object.keys(event)).toEqual(['content']);
-  const [textEvent, ...resourceEvents] = events.slice(1) as { content: { type: string }[] }[];
+  expect(events.at(-1)).toEqual({ message_type: 'complete' });
+  expect(events.filter((event) => 'message_type' in event)).toHaveLength(1);
+  for (const event of events.slice(1, -1)) expect(Object.keys(event)).toEqual(['content']);
+  const [textEvent, ...resourceEvents] = events.slice(1, -1) as { content: { type: string }[] }[];
   expect(textEvent!.content.map((item) => item.type)).toEqual(['text']);
   for (const event of resourceEvents) {
     expect(event.content.length).toBeGreaterThanOrEqual(1);
@@ -112,9 +115,47 @@ describe('stream equivalence: the reassembled stream is the JSON answer', () => 
     const answer = streamed(response, 'GET');
     const resources = answer.content.length - 1;
     expect(resources).toBeGreaterThan(server.ask.streaming.batchSize);
+    // _meta, the text item, the batches of resources, the end marker.
     expect(parseEventStream(response.body).events).toHaveLength(
-      2 + Math.ceil(resources / server.ask.streaming.batchSize),
+      3 + Math.ceil(resources / server.ask.streaming.batchSize),
     );
+  });
+
+  it('ends with the event NLWeb’s chat UI closes on, so a client knows the answer is whole', async () => {
+    // Read as NLWeb's chat UI does (static/managed-event-source.js): unnamed events, each `data: `
+    // line parsed as JSON and dispatched on `message_type`; at "complete" it closes the source.
+    // Here the reader stops at that event without waiting for the connection to end.
+    const params = { query: 'encryption widgets hosting', max_results: '50' };
+    const response = await fetch(`${server.url}/ask?${new URLSearchParams(params).toString()}`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const events: Record<string, unknown>[] = [];
+    let buffer = '';
+    let complete = false;
+    while (!complete) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end: number;
+      while (!complete && (end = buffer.indexOf('\n\n')) !== -1) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!line.startsWith('data: ')) continue;
+        const message = JSON.parse(line.slice('data: '.length)) as Record<string, unknown>;
+        if (message.message_type === 'complete') complete = true;
+        else events.push(message);
+      }
+    }
+    await reader.cancel();
+    expect(complete).toBe(true);
+    // What came before the marker is the whole answer: the JSON body of the same request.
+    const fromJson = json(await getAsk({ ...params, streaming: 'false' }), 'GET');
+    expect(withoutRequestId(reassemble(events))).toEqual(withoutRequestId(fromJson));
+    // A stream cut off before the marker is told apart: every prefix of the stream lacks it.
+    const whole = await getAsk({ ...params, streaming: 'true' });
+    const cut = whole.body.slice(0, whole.body.lastIndexOf('data: '));
+    expect(parseEventStream(cut).events.some((event) => event.message_type === 'complete')).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nameMatch } from '../../src/nlweb/pages.js';
+import { nameMatch, pageNames } from '../../src/nlweb/pages.js';
+import type { Page } from '../../src/content/index.js';
 
 const hits = (...terms: string[][]) => terms.map((matchedTerms) => ({ matchedTerms }));
 
@@ -26,5 +27,16 @@ describe('nameMatch', () => {
     expect(nameMatch(names, hits(['icf']), 1)).toBe(1);
     expect(nameMatch(names, hits(['draft']), 1)).toBe(0);
     expect(nameMatch([], hits(['icf']), 1)).toBe(0);
+  });
+});
+
+describe('pageNames', () => {
+  it('names a page by its title, aliases and keywords (the words readers use that its text does not)', () => {
+    const page = {
+      title: 'Pricing',
+      aliases: ['Plans'],
+      keywords: ['cost', 'price list'],
+    } as unknown as Page;
+    expect(pageNames(page)).toEqual([['price'], ['plan'], ['cost'], ['price', 'list']]);
   });
 });

@@ -104,14 +104,15 @@ describe('event framing', () => {
     const events = streamEvents(ANSWER, 3) as Record<string, unknown>[];
     expect(events[0]).toEqual({ _meta: ANSWER._meta });
     expect(events[1]).toEqual({ content: [ANSWER.content[0]] });
-    expect(events.slice(2).map((e) => (e.content as unknown[]).length)).toEqual([3, 3, 1]);
+    expect(events.slice(2, -1).map((e) => (e.content as unknown[]).length)).toEqual([3, 3, 1]);
+    expect(events.at(-1)).toEqual({ message_type: 'complete' });
     expect(events.every((e) => Object.keys(e).length === 1)).toBe(true);
     expect(reassemble(events)).toEqual(ANSWER);
     const text = events.map(formatEvent).join('');
     expect(reassemble(parseEventStream(text).events)).toEqual(ANSWER);
   });
 
-  it('streams an answer with only a text item as two events', () => {
+  it('streams an answer with only a text item as two events and the end marker', () => {
     const elicitation: NlWebResponse = {
       _meta: { response_type: 'Elicitation', version: '0.55' },
       content: [{ type: 'text', text: 'What would you like to find?' }],
@@ -119,6 +120,7 @@ describe('event framing', () => {
     expect(streamEvents(elicitation, 5)).toEqual([
       { _meta: elicitation._meta },
       { content: elicitation.content },
+      { message_type: 'complete' },
     ]);
   });
 });

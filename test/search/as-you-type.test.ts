@@ -31,6 +31,16 @@ const index = buildIndex(DOCS);
 const keys = (query: string, options = {}) => search(index, query, options).map((r) => r.key);
 
 describe('the last word as a prefix', () => {
+  it('does not complete an acronym written in capitals among lower-case words', () => {
+    // "DA" could start "data" or "database"; in capitals after lower-case words it is a name.
+    const words = (query: string) =>
+      planQuery(index.core, query).words.flatMap((w) => w.alternatives.map((a) => a.term));
+    expect(words('residency of the DA')).not.toContain('data');
+    expect(words('residency of the da')).toContain('data');
+    // A query all in capitals may be typed with caps lock: it still completes.
+    expect(words('DA')).toContain('data');
+  });
+
   it('finds results from the second letter and keeps the page as letters are added', () => {
     for (const typed of ['pr', 'pro', 'prot', 'proto', 'protoc', 'protoco', 'protocol'])
       expect(keys(typed)[0], typed).toBe('protocols');

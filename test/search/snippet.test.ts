@@ -162,4 +162,23 @@ describe('makeSnippet', () => {
     // Term number + 1 (0: none), start, end.
     expect([...prepared.words]).toEqual([8, 0, 4, 0, 5, 14, 0, 15, 20, 8, 21, 25, 0, 29, 32, 4, 33, 39]);
   });
+
+  it('never starts inside a quotation: at its sentence when the matches fit, else after it', () => {
+    const filler = 'Plain words fill this part of the text so that it is long enough to be cut. '.repeat(3);
+    const curly = `${filler}Then he said “the quick brown fox jumps over the lazy dog and the cat” and more text follows.`;
+    const near = makeSnippet(curly, 'lazy dog', { maxLength: 60 }).text;
+    expect(near).toMatch(/^…Then he said “the quick/);
+    // The matches span nearly the whole budget: the quotation's start cannot be kept, so the
+    // snippet starts after it instead of inside it.
+    const straight =
+      'Software on its own cannot be "Part 11 compliant" or "Annex 11 compliant". Compliance depends on how a ' +
+      'regulated company configures, validates, uses and controls a system. What we can say is that Trialwright ' +
+      'includes technical controls designed to support 21 CFR Part 11 and EU GMP Annex 11, and that we provide ' +
+      'documentation and support for your validation.';
+    const far = makeSnippet(straight, 'part 11 compliant', { maxLength: 240 }).text;
+    const quotesBefore = (text: string) => (text.match(/"/g) ?? []).length;
+    expect(quotesBefore(far) % 2).toBe(0);
+    expect(far).not.toMatch(/^…[^"]*" /);
+    for (const text of [near, far]) expect(text.startsWith('…')).toBe(true);
+  });
 });

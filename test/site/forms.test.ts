@@ -136,7 +136,7 @@ describe('the demo request form', () => {
     expect(control(form, 'email')).toContain('aria-invalid="true"');
     expect(control(form, 'email')).toContain('value="ada@example"');
     expect(form).toContain(
-      '<p class="field-error" id="demo-email-error" data-error-for="email">Work email is not a valid e-mail address.</p>',
+      '<p class="field-error" id="demo-email-error" data-error-for="email">Work email: enter an e-mail address such as name@company.com.</p>',
     );
     expect(control(form, 'persona')).toContain('aria-invalid="true"');
     expect(form).toMatch(
@@ -146,7 +146,9 @@ describe('the demo request form', () => {
     expect(control(form, 'company')).not.toContain('aria-invalid');
     expect(form).toMatch(/<option value="sponsor" selected>/);
     // The error summary links to the fields.
-    expect(form).toContain('<a href="#demo-email">Work email is not a valid e-mail address.</a>');
+    expect(form).toContain(
+      '<a href="#demo-email">Work email: enter an e-mail address such as name@company.com.</a>',
+    );
     expect(await site.context.submissions.store.list({ limit: 10, kind: 'lead' })).toEqual([]);
   });
 
@@ -261,9 +263,7 @@ describe('the document suggestion form', () => {
     );
     const form = formOf(invalid.body, 'suggestion');
     expect(control(form, 'suggestion')).toContain('aria-invalid="true"');
-    expect(form).toContain(
-      'data-error-for="suggestion">Which document would you like generated from the protocol? is shorter than 2 characters.</p>',
-    );
+    expect(form).toContain('data-error-for="suggestion">Document type: must be at least 2 characters.</p>');
     expect(control(form, 'persona')).toContain('aria-invalid="true"');
 
     const valid = await post('/forms/document-suggestion', {

@@ -56,6 +56,9 @@ describe('the search page without JavaScript', () => {
       /<ul class="result-sections"><li><a class="result-section" href="\/[^"#]+#[^"]+">/,
     );
     expect(response.body).toContain('data-search-correction>Showing results for “informed consent”</p>');
+    // The count beside it names the corrected query, not the misspelling.
+    expect(response.body).toMatch(/\d+ results for “informed consent”/);
+    expect(response.body).not.toMatch(/results for “informed consnt”/);
   });
 
   it('links results on this site by path', async () => {

@@ -45,10 +45,14 @@ describe('spam traps of the site forms', () => {
     const cases: { who: ReturnType<typeof lead>; headers: Record<string, string>; reason: string }[] = [
       {
         who: lead('Honey Pot'),
-        headers: { [HONEYPOT_HEADER]: '1', [FILL_TIME_HEADER]: '9000' },
+        headers: { [HONEYPOT_HEADER]: '1', [FILL_TIME_HEADER]: '9000', origin: server.url },
         reason: 'honeypot',
       },
-      { who: lead('Quick Bot'), headers: { [FILL_TIME_HEADER]: '450' }, reason: 'too-fast' },
+      {
+        who: lead('Quick Bot'),
+        headers: { [FILL_TIME_HEADER]: '450', origin: server.url },
+        reason: 'too-fast',
+      },
     ];
     for (const { who, headers, reason } of cases) {
       const answer = await post(server.url, '/api/leads', 'json', who, headers);
@@ -72,10 +76,24 @@ describe('spam traps of the site forms', () => {
     // A person who took their time, and an API client that sends no form headers, are not held.
     const person = await post(server.url, '/api/leads', 'json', lead('Slow Person'), {
       [FILL_TIME_HEADER]: '45000',
+      origin: server.url,
     });
     const agent = await post(server.url, '/api/leads', 'json', lead('Api Agent'));
     expect(person.body).toEqual({ ok: true, provider: 'crm', delivered: true });
     expect(agent.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    // The headers belong to the site's own pages, not to the API: without an Origin they are
+    // ignored, and /openapi.json does not offer them as parameters.
+    const caller = await post(server.url, '/api/leads', 'json', lead('Header Caller'), {
+      [HONEYPOT_HEADER]: '1',
+      [FILL_TIME_HEADER]: '5',
+    });
+    expect(caller.body).toEqual({ ok: true, provider: 'crm', delivered: true });
+    expect((await byEmail(lead('Header Caller').email))?.quarantineReason ?? null).toBeNull();
+    for (const path of ['/api/leads', '/api/document-suggestions']) {
+      const operation = contract.doc.paths[path]?.post as { parameters?: { name: string }[] };
+      const names = (operation.parameters ?? []).map((parameter) => parameter.name);
+      expect(names).toEqual(['Idempotency-Key']);
+    }
   });
 
   it('quarantine a plain HTML post whose honeypot field is filled, answered with the usual confirmation', async () => {
@@ -142,6 +160,8 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
   const hooksFor = (id: string) =>
     crm.received.filter((hook) => String(hook.headers['webhook-id']) === id).length;
   const rowsOf = async (email: string) => server.submissions.store.list({ email, limit: 10 });
+  // The trap headers are read only from the site's own pages, which post with its Origin.
+  const fromSite = (headers: Record<string, string>) => ({ ...headers, origin: server.url });
   const sendForm = (body: Record<string, string>) =>
     fetch(`${server.url}/forms/demo-request`, {
       method: 'POST',
@@ -151,11 +171,12 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
     });
 
   it.each([
-    ['sent again after reading the form for 9 s', { [FILL_TIME_HEADER]: '9000' }],
-    ['sent again without the form headers (an API client)', {}],
-  ])('a lead sent too fast, then %s, is delivered once', async (label, again) => {
+    ['sent again after reading the form for 9 s', { [FILL_TIME_HEADER]: '9000' }, true],
+    ['sent again without the form headers (an API client)', {}, false],
+  ])('a lead sent too fast, then %s, is delivered once', async (label, headers, bySite) => {
+    const again = bySite ? fromSite(headers) : headers;
     const who = lead(`Hasty ${label.length}`);
-    const first = await post(server.url, '/api/leads', 'json', who, { [FILL_TIME_HEADER]: '800' });
+    const first = await post(server.url, '/api/leads', 'json', who, fromSite({ [FILL_TIME_HEADER]: '800' }));
     expect(first.body).toEqual({ ok: true, provider: 'crm', delivered: false });
     const held = (await byEmail(who.email))!;
     expect(held.delivery?.state).toBe('quarantine');
@@ -186,7 +207,7 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
 
   it('a lead sent too fast by the enhanced form, then through the plain HTML form, is delivered', async () => {
     const who = lead('Form Retry');
-    await post(server.url, '/api/leads', 'json', who, { [FILL_TIME_HEADER]: '300' });
+    await post(server.url, '/api/leads', 'json', who, fromSite({ [FILL_TIME_HEADER]: '300' }));
     const held = (await byEmail(who.email))!;
     const response = await sendForm({ ...who, [HONEYPOT_FIELD]: '' });
     expect(response.status).toBe(303);
@@ -196,12 +217,18 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
 
   it("a third party's honeypot post of the same fields first does not hold back the real sender", async () => {
     const victim = lead('Real Sender');
-    const forged = await post(server.url, '/api/leads', 'json', victim, { [HONEYPOT_HEADER]: '1' });
+    const forged = await post(server.url, '/api/leads', 'json', victim, fromSite({ [HONEYPOT_HEADER]: '1' }));
     expect(forged.body).toEqual({ ok: true, provider: 'crm', delivered: false });
     const viaForm = lead('Real Form Sender');
     expect((await sendForm({ ...viaForm, [HONEYPOT_FIELD]: 'https://spam.example' })).status).toBe(303);
 
-    const genuine = await post(server.url, '/api/leads', 'json', victim, { [FILL_TIME_HEADER]: '20000' });
+    const genuine = await post(
+      server.url,
+      '/api/leads',
+      'json',
+      victim,
+      fromSite({ [FILL_TIME_HEADER]: '20000' }),
+    );
     expect(genuine.body).toEqual({ ok: true, provider: 'crm', delivered: true });
     expect((await sendForm({ ...viaForm, [HONEYPOT_FIELD]: '' })).status).toBe(303);
     for (const email of [victim.email, viaForm.email]) {
@@ -214,7 +241,7 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
   it('the same Idempotency-Key and body sent clean releases the trapped submission, and a replay sends nothing more', async () => {
     const who = lead('Keyed Retry');
     const key = { 'idempotency-key': '"5b1cc5c8-6b4e-4a55-9d1f-3c7f6d4a0e11"' };
-    await post(server.url, '/api/leads', 'json', who, { ...key, [HONEYPOT_HEADER]: '1' });
+    await post(server.url, '/api/leads', 'json', who, fromSite({ ...key, [HONEYPOT_HEADER]: '1' }));
     const held = (await byEmail(who.email))!;
     const again = await post(server.url, '/api/leads', 'json', who, key);
     expect(again.body).toEqual({ ok: true, provider: 'crm', delivered: true });
@@ -226,15 +253,21 @@ describe('a quarantined submission never holds back the genuine one (issue 37, f
 
   it('a trapped repeat stays a duplicate: of a quarantined submission (still held) and of a delivered one', async () => {
     const bot = lead('Repeat Bot');
-    await post(server.url, '/api/leads', 'json', bot, { [HONEYPOT_HEADER]: '1' });
-    await post(server.url, '/api/leads', 'json', bot, { [FILL_TIME_HEADER]: '10' });
+    await post(server.url, '/api/leads', 'json', bot, fromSite({ [HONEYPOT_HEADER]: '1' }));
+    await post(server.url, '/api/leads', 'json', bot, fromSite({ [FILL_TIME_HEADER]: '10' }));
     const botRows = await rowsOf(bot.email);
     expect(botRows).toHaveLength(1);
     expect(botRows[0]!.delivery?.state).toBe('quarantine');
 
     const person = lead('Delivered Person');
     expect((await post(server.url, '/api/leads', 'json', person)).body.delivered).toBe(true);
-    const trapped = await post(server.url, '/api/leads', 'json', person, { [HONEYPOT_HEADER]: '1' });
+    const trapped = await post(
+      server.url,
+      '/api/leads',
+      'json',
+      person,
+      fromSite({ [HONEYPOT_HEADER]: '1' }),
+    );
     expect(trapped.body).toEqual({ ok: true, provider: 'crm', delivered: true });
     const rows = await rowsOf(person.email);
     expect(rows).toHaveLength(1);

@@ -14,6 +14,22 @@ export interface ServeProcess {
   exit: Promise<number | null>;
 }
 
+/** The environment spawnServe gives `frontdoor serve`, with `env` on top. */
+export function serveEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...LIMITS_OFF,
+    DATA_DIR: tempDir('fd-serve-'),
+    ...env,
+  };
+}
+
+/** The command line of `frontdoor serve` from the TypeScript sources. */
+export const SERVE_ARGS = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
+
 /**
  * Starts the real CLI (`frontdoor serve`, from the TypeScript sources through tsx) as an operator
  * would: port 0 on 127.0.0.1, LOG_LEVEL info, the abuse limits off and a fresh DATA_DIR unless `env`
@@ -21,17 +37,9 @@ export interface ServeProcess {
  * tests keep a list and SIGKILL the leftovers after each test.
  */
 export function spawnServe(env: Record<string, string>, stdoutFd?: number): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, SERVE_ARGS, {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...LIMITS_OFF,
-      DATA_DIR: tempDir('fd-serve-'),
-      ...env,
-    },
+    env: serveEnv(env),
     stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { renderErrorPage, renderNotFoundPage, type SiteView } from '../../site/index.js';
+import {
+  notFoundQuery,
+  renderErrorPage,
+  renderNotFoundPage,
+  type ClosestPage,
+  type SiteView,
+} from '../../site/index.js';
 import type { SurfaceOptions } from '../context.js';
 import {
   errorHandlerRendering,
@@ -42,10 +48,29 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
   const view = (): SiteView => ({ site: context.site, publicBaseUrl });
   const routes: SiteRoutesContext = { context, view };
 
+  /** The pages a search for the words of a missing path finds: the 404 page's "did you mean". */
+  const closestTo = (path: string): ClosestPage[] => {
+    const text = notFoundQuery(path);
+    if (text === '') return [];
+    // An example answer: not counted as a visitor's search.
+    const answer = context.ask.exampleAnswer({ text, maxResults: 3, conversationId: null }, 'not-found');
+    return answer.content.flatMap((item) =>
+      item.type === 'resource' && item.resource.uri
+        ? [
+            {
+              url: new URL(item.resource.uri).pathname,
+              title: String((item.resource.data as { name?: unknown }).name ?? item.resource.uri),
+            },
+          ]
+        : [],
+    );
+  };
   const renderPage: ErrorRenderer = (request, reply, status, body) => {
     const path = decodedPath(request) ?? '/';
     const html =
-      status === 404 ? renderNotFoundPage(view(), path) : renderErrorPage(view(), path, status, body);
+      status === 404
+        ? renderNotFoundPage(view(), path, closestTo(path))
+        : renderErrorPage(view(), path, status, body);
     return sendHtml(reply, status, html);
   };
   const notFound = (request: FastifyRequest, reply: FastifyReply, path: string) => {

@@ -55,8 +55,15 @@ const KEY_CONFLICT: FieldProblem = {
   fix: 'send a new key for a new submission, or resend the original body unchanged to get its answer again',
 };
 
-/** The site forms' spam-trap headers (see contract/form-traps.ts); absent on direct API calls. */
+/**
+ * The site forms' spam-trap headers (see contract/form-traps.ts), read only from a browser on this
+ * site's own pages: a request with this site's Origin (a foreign one was refused before). They are
+ * the site's protocol with its own script, not part of the public API: from any other caller
+ * (agents, servers: no Origin) headers of these names are ignored, so /openapi.json does not list
+ * them as parameters.
+ */
 function formTrapSignals(headers: FastifyRequest['headers']) {
+  if (headers.origin === undefined) return { honeypotFilled: false, fillMs: null };
   const honeypot = headers[HONEYPOT_HEADER];
   const fill = headers[FILL_TIME_HEADER];
   const fillMs = typeof fill === 'string' && /^\d{1,12}$/.test(fill.trim()) ? Number(fill.trim()) : null;

@@ -10,6 +10,8 @@ const PERSONA_MISMATCH = 'is not a persona of companyType';
 function labelOf(form, field) {
   if (field === 'name') return 'Name';
   const control = form.elements.namedItem(field);
+  // A label written as a question has a short name for messages (FieldSpec.shortName).
+  if (control && control.dataset && control.dataset.shortLabel) return control.dataset.shortLabel;
   const label = control && control.id ? form.querySelector(`label[for="${control.id}"]`) : null;
   if (!label) return field;
   // The label without its "(optional)" note.
@@ -59,18 +61,37 @@ function followCompanyType(companyType, persona) {
   update();
 }
 
+/**
+ * A validator's message as the rest of a sentence that starts with the field's name and a colon:
+ * the same words as visitorPhrase in src/site/forms.ts, which renders the no-JavaScript page.
+ */
+function visitorPhrase(message) {
+  const shorter = /^is shorter than (\d+) characters$/.exec(message);
+  if (shorter) return `must be at least ${shorter[1]} characters`;
+  const longer = /^is longer than (\d+) characters$/.exec(message);
+  if (longer) return `must be at most ${longer[1]} characters`;
+  if (message === 'is required') return 'please fill this in';
+  if (message === 'is not a valid e-mail address') return 'enter an e-mail address such as name@company.com';
+  return message;
+}
+
+/** A field's problem in a sentence of its own: "Document type: must be at least 2 characters." */
+function sentence(form, field, message) {
+  return `${labelOf(form, field)}: ${visitorPhrase(message)}.`;
+}
+
 /** The browser's check of one field, in the words the server uses. */
 function problemOf(form, control) {
   if (!control.name || control.type === 'hidden' || control.disabled) return '';
-  const label = labelOf(form, control.name);
   const { validity } = control;
   const value = control.value;
-  if (validity.valueMissing || (control.required && value.trim() === '')) return `${label} is required.`;
-  if (validity.typeMismatch && control.type === 'email') return `${label} is not a valid e-mail address.`;
+  const say = (message) => sentence(form, control.name, message);
+  if (validity.valueMissing || (control.required && value.trim() === '')) return say('is required');
+  if (validity.typeMismatch && control.type === 'email') return say('is not a valid e-mail address');
   if (control.maxLength > 0 && value.length > control.maxLength)
-    return `${label} is longer than ${control.maxLength} characters.`;
+    return say(`is longer than ${control.maxLength} characters`);
   if (control.minLength > 0 && value !== '' && [...value].length < control.minLength)
-    return `${label} is shorter than ${control.minLength} characters.`;
+    return say(`is shorter than ${control.minLength} characters`);
   return '';
 }
 
@@ -129,7 +150,7 @@ function visitorMessage(form, problem) {
   if (problem.field === 'name') return 'Enter your first and last name.';
   if (problem.field === 'persona' && problem.message.includes(PERSONA_MISMATCH))
     return 'Choose an area that belongs to your organization type.';
-  return `${labelOf(form, problem.field)} ${problem.message}.`;
+  return sentence(form, problem.field, problem.message);
 }
 
 function showSuccess(form, answer) {

@@ -157,18 +157,19 @@ function correctionOf(text) {
 
 /**
  * Opens the event stream for one query. `handlers.text(text)`, `handlers.result(data)` and
- * `handlers.done(ok)`; returns a function that stops the stream. The server ends the stream by
- * closing it, which EventSource reports as an error: it is closed then, so it never reconnects.
+ * `handlers.done(ok)`; returns a function that stops the stream. The server's last event is
+ * `{"message_type":"complete"}`: the answer is whole and the stream is closed here, so it never
+ * reconnects. A stream that ends without it (EventSource reports an error) was cut off: ok false.
  */
 function streamAsk(askUrl, query, handlers) {
   const source = new EventSource(`${askUrl}?query=${encodeURIComponent(query)}&streaming=true`);
-  let answered = false;
+  let complete = false;
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     source.close();
-    handlers.done(answered);
+    handlers.done(complete);
   };
   source.onmessage = (event) => {
     let message;
@@ -178,7 +179,11 @@ function streamAsk(askUrl, query, handlers) {
       return;
     }
     if (!message || typeof message !== 'object') return;
-    if (message._meta) answered = true;
+    if (message.message_type === 'complete') {
+      complete = true;
+      finish();
+      return;
+    }
     if (!Array.isArray(message.content)) return;
     for (const item of message.content) {
       if (item && item.type === 'text' && typeof item.text === 'string') handlers.text(item.text);
@@ -212,6 +217,9 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
     status.textContent = 'Searching…';
     let count = 0;
     let summary = '';
+    // The query the results are for: the corrected one when the server corrected a typo, so the
+    // count never names the misspelling next to "Showing results for" the correction.
+    let shown = query;
     stop = streamAsk(askUrl, query, {
       // The answer's text is written for agents; people see the correction it names, whether the
       // match is weak, and the text itself only when nothing matched.
@@ -219,6 +227,7 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
         if (summary !== '') return;
         summary = text;
         const corrected = correctionOf(text);
+        if (corrected) shown = corrected;
         correction.textContent = corrected ? `Showing results for “${corrected}”` : '';
         correction.hidden = !corrected;
       },
@@ -232,9 +241,9 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
         stop = null;
         if (!ok) status.textContent = 'Live search is not available right now. Press Enter to search.';
         else if (count > 0 && /^(?:Showing results for “.*?”\. )?No page on /.test(summary))
-          status.textContent = `No page matches “${query}” well; the closest ${count === 1 ? 'page' : 'pages'}:`;
+          status.textContent = `No page matches “${shown}” well; the closest ${count === 1 ? 'page' : 'pages'}:`;
         else if (count > 0)
-          status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${query}”`;
+          status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${shown}”`;
         else status.textContent = summary || 'No pages matched.';
         onDone(ok, count);
       },
