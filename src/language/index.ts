@@ -91,3 +91,34 @@ function hanShare(text: string): number {
   }
   return letters === 0 ? 0 : han / letters;
 }
+
+/**
+ * The language of a query among the languages a site has (primary subtags), or null when it
+ * cannot tell. A script one of them alone writes decides; otherwise eld's scores, read only for
+ * those languages (a short query is often near several: the site's languages are what matter).
+ */
+export function detectLanguageAmong(text: string, candidates: readonly string[]): string | null {
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return candidates[0] as string;
+  const has = (code: string): boolean => candidates.includes(code);
+  if (HANGUL_RE.test(text) && has('ko')) return 'ko';
+  if (KANA_RE.test(text) && has('ja')) return 'ja';
+  if (HAN_RE.test(text)) {
+    if (has('zh')) return 'zh';
+    if (has('ja')) return 'ja';
+  }
+  if (THAI_RE.test(text) && has('th')) return 'th';
+  const sample = text.replace(NOISE_RE, ' ');
+  if (!LETTER_RE.test(sample)) return null;
+  const scores = eld.detect(sample).getScores();
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const code of [...candidates].sort()) {
+    const score = scores[code] ?? 0;
+    if (score > bestScore) {
+      best = code;
+      bestScore = score;
+    }
+  }
+  return best;
+}

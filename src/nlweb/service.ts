@@ -1,3 +1,4 @@
+import { detectLanguageAmong, primaryLanguage } from '../language/index.js';
 import type { AskResult, AskSection, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
 import {
   ASK_STREAM_DEFAULTS,
@@ -261,6 +262,33 @@ export function createAskService(
       return mask;
     });
 
+  // The site's languages (primary subtags) and, per language, the passages of its pages: a query
+  // in a language the site has searches that language's pages; in another, every page.
+  const siteLanguages = [...new Set(site.pages.map((page) => primaryLanguage(page.lang)))].sort();
+  const languageMasks = new Map<string, Uint8Array>();
+  const languageMask = (code: string): Uint8Array | undefined => {
+    if (siteLanguages.length < 2 || !siteLanguages.includes(code)) return undefined;
+    let mask = languageMasks.get(code);
+    if (!mask) {
+      mask = new Uint8Array(index.core.docCount);
+      entries.forEach((entry, d) => {
+        if (primaryLanguage(entry.page.lang) === code) mask![d] = 1;
+      });
+      languageMasks.set(code, mask);
+    }
+    return mask;
+  };
+  const allowFor = (scope: string | null, lang: string | null): Uint8Array | undefined => {
+    const byScope = scope === null ? undefined : scopeMask(scope);
+    const byLang = lang === null ? undefined : languageMask(lang);
+    if (!byLang) return byScope;
+    if (!byScope) return byLang;
+    return byScope.map((v, d) => v & (byLang[d] as number));
+  };
+  /** The query's language: the one asked for, else told from its text among the site's. */
+  const queryLanguage = (text: string, asked: string | null): string | null =>
+    asked !== null ? primaryLanguage(asked) : detectLanguageAmong(text, siteLanguages);
+
   const termIds = index.core.termIds;
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
   const snippetSource = (entry: Entry): PreparedText =>
@@ -312,6 +340,7 @@ export function createAskService(
       score,
       ...(page.date ? { datePublished: page.date } : {}),
       dateModified: page.lastModified,
+      inLanguage: page.lang,
       ...(page.tags.length > 0 ? { keywords: [...page.tags] } : {}),
       matchedTerms: best.matchedTerms,
       matchedWords: best.matchedWords,
@@ -322,9 +351,15 @@ export function createAskService(
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
 
-  const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
+  const compute = (
+    text: string,
+    maxResults: number,
+    scope: string | null,
+    asked: string | null,
+  ): AskOutcome => {
+    const lang = queryLanguage(text, asked);
     const ranked = rankPages(
-      { index, entries, namesOf, copies, allow: scope === null ? undefined : scopeMask(scope) },
+      { index, entries, namesOf, copies, allow: allowFor(scope, lang), lang },
       text,
       maxResults,
     );
@@ -359,20 +394,27 @@ export function createAskService(
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
   const keys = new WeakMap<
     AskQuery,
-    { text: string; maxResults: number; scope: string | null; key: string }
+    { text: string; maxResults: number; scope: string | null; lang: string | null; key: string }
   >();
   const scopeOf = (query: AskQuery): string | null => normaliseScope(query.scope);
   const cacheKey = (query: AskQuery): string => {
     const known = keys.get(query);
     const scope = scopeOf(query);
-    if (known && known.text === query.text && known.maxResults === query.maxResults && known.scope === scope)
+    const lang = query.lang ?? null;
+    if (
+      known &&
+      known.text === query.text &&
+      known.maxResults === query.maxResults &&
+      known.scope === scope &&
+      known.lang === lang
+    )
       return known.key;
-    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${normaliseQuery(query.text)}`;
-    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, key });
+    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${lang ?? ''}\u0000${normaliseQuery(query.text)}`;
+    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, lang, key });
     return key;
   };
   const computeFor = (query: AskQuery): AskOutcome =>
-    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query));
+    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query), query.lang ?? null);
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
   const askedOnce = new Set<string>();
   // The answer computed last, cached or not: the summary asked for right after answering, and a
@@ -491,6 +533,8 @@ interface RankingContext {
   namesOf: (record: PageRecord) => string[][];
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
+  /** The query's language (primary subtag), or null: English rules. */
+  lang: string | null;
 }
 
 /**
@@ -525,7 +569,11 @@ function rankPages(
   const passageCount = ctx.index.core.docCount;
   let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
-    const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
+    const outcome = searchWithPlan(ctx.index, text, {
+      limit,
+      ...(ctx.allow ? { allow: ctx.allow } : {}),
+      ...(ctx.lang ? { lang: ctx.lang } : {}),
+    });
     const ranking = ++rankings;
     const byPage: PageRecord[] = [];
     for (const hit of outcome.results) {

@@ -21,6 +21,8 @@ export interface LayoutOptions {
    * base URL + this path, percent-encoded.
    */
   canonicalPath: string;
+  /** The page's language (BCP 47), for `<html lang>`; default: the site's, else "en". */
+  lang?: string;
   /**
    * Trusted HTML. By default it is the article body, shown under the standard page header
    * (breadcrumbs, the title as h1, the description as lead); with `bare` it is all of `<main>`.
@@ -102,7 +104,7 @@ export function renderLayout(options: LayoutOptions): string {
 
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${escapeHtml(options.lang ?? options.site.info.language ?? 'en')}">`,
     '<head>',
     ...head,
     '</head>',
