@@ -264,15 +264,29 @@ export function createAskService(
 
   // The site's languages (primary subtags) and, per language, the passages of its pages: a query
   // in a language the site has searches that language's pages; in another, every page.
-  const siteLanguages = [...new Set(site.pages.map((page) => primaryLanguage(page.lang)))].sort();
+  // A language counts when at least 5% of the pages are in it: a page or two detected wrongly
+  // (Russian as Bulgarian) do not make the site bilingual.
+  const pagesIn = new Map<string, number>();
+  for (const page of site.pages) {
+    const code = primaryLanguage(page.lang);
+    pagesIn.set(code, (pagesIn.get(code) ?? 0) + 1);
+  }
+  const siteLanguages = [...pagesIn]
+    .filter(([, count]) => count >= site.pages.length * 0.05)
+    .map(([code]) => code)
+    .sort();
+  // Languages the content declares (front matter, folders, _site.yaml): only these filter pages.
+  const isDeclared = (page: Page): boolean => page.detectedLang === null || site.info.language !== null;
+  const declared = new Set(site.pages.filter(isDeclared).map((page) => primaryLanguage(page.lang)));
   const languageMasks = new Map<string, Uint8Array>();
   const languageMask = (code: string): Uint8Array | undefined => {
-    if (siteLanguages.length < 2 || !siteLanguages.includes(code)) return undefined;
+    if (siteLanguages.length < 2 || !declared.has(code)) return undefined;
     let mask = languageMasks.get(code);
     if (!mask) {
       mask = new Uint8Array(index.core.docCount);
       entries.forEach((entry, d) => {
-        if (primaryLanguage(entry.page.lang) === code) mask![d] = 1;
+        // A page whose language was only detected is never left out: detection can be wrong.
+        if (!isDeclared(entry.page) || primaryLanguage(entry.page.lang) === code) mask![d] = 1;
       });
       languageMasks.set(code, mask);
     }
@@ -295,6 +309,7 @@ export function createAskService(
     (entry.quoted ??= prepareSnippetText(
       entry.passage.text.trim() !== '' ? entry.passage.text : entry.page.description,
       termIds,
+      entry.page.lang,
     ));
 
   /** Passages before this one (by document number) have been given to snippetSource by analyseSnippetTexts. */

@@ -13,7 +13,6 @@
 
 import { stemmer as arabic } from '@orama/stemmers/arabic';
 import { stemmer as armenian } from '@orama/stemmers/armenian';
-import { stemmer as bulgarian } from '@orama/stemmers/bulgarian';
 import { stemmer as danish } from '@orama/stemmers/danish';
 import { stemmer as dutch } from '@orama/stemmers/dutch';
 import { stemmer as finnish } from '@orama/stemmers/finnish';
@@ -36,7 +35,6 @@ import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
 import { stopwords as arabicStop } from '@orama/stopwords/arabic';
 import { stopwords as armenianStop } from '@orama/stopwords/armenian';
-import { stopwords as bulgarianStop } from '@orama/stopwords/bulgarian';
 import { stopwords as danishStop } from '@orama/stopwords/danish';
 import { stopwords as dutchStop } from '@orama/stopwords/dutch';
 import { stopwords as finnishStop } from '@orama/stopwords/finnish';
@@ -161,7 +159,6 @@ interface Snowball {
 const SNOWBALL: Record<string, Snowball> = {
   ar: { stem: arabic, stop: arabicStop },
   hy: { stem: armenian, stop: armenianStop },
-  bg: { stem: bulgarian, stop: bulgarianStop },
   da: { stem: danish, stop: danishStop },
   nl: { stem: dutch, stop: dutchStop },
   fi: { stem: finnish, stop: finnishStop },
@@ -212,7 +209,13 @@ function snowballProfile(id: number, code: string, snowball: Snowball): Language
     stem(folded) {
       let term = cache.get(folded);
       if (term === undefined) {
-        term = snowball.stem(folded);
+        // A stemmer that throws on some word (Orama's Bulgarian one writes into its string, and
+        // is left out for it) must not stop an index build: the word is kept as it is.
+        try {
+          term = snowball.stem(folded);
+        } catch {
+          term = folded;
+        }
         if (cache.size >= 100_000) cache.clear();
         cache.set(folded, term);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/content/index.js';
-import { AskResultSchema, createValidator } from '../../src/contract/index.js';
+import { AskResultSchema, createValidator, type AskResult } from '../../src/contract/index.js';
 import { createAskService, parseAskBody, parseAskQueryString } from '../../src/nlweb/index.js';
 import { contentFolder } from '../support/files.js';
 
@@ -46,14 +46,24 @@ describe('page languages', () => {
 });
 
 describe('/ask in the asker’s language', () => {
-  it('analyses a German query by German rules and answers with German pages, each with inLanguage', async () => {
+  it('never leaves out a page whose language was only detected', async () => {
     const { site } = await loadSite(bilingualSite());
+    const service = createAskService(site, 'https://example.test', { cacheSize: 0 });
+    const answer = service.answer({ text: 'Archiv', maxResults: 10, conversationId: null, lang: 'de' }, 'r');
+    const urls = answer.content.flatMap((item) => (item.type === 'resource' ? [item.resource.uri] : []));
+    expect(urls).toContain('https://example.test/');
+  });
+
+  it('analyses a German query by German rules and answers with German pages, each with inLanguage', async () => {
+    const { site } = await loadSite(bilingualSite({ '_site.yaml': 'name: Example\nlanguage: en\n' }));
     const service = createAskService(site, 'https://example.test', { cacheSize: 0 });
     const answer = service.answer(
       { text: 'Archiv entpacken', maxResults: 5, conversationId: null, lang: 'de' },
       'r',
     );
-    const results = answer.content.flatMap((item) => (item.type === 'resource' ? [item.resource.data] : []));
+    const results = answer.content.flatMap((item) =>
+      item.type === 'resource' ? [item.resource.data as AskResult] : [],
+    );
     expect(results[0]?.url).toBe('https://example.test/de/entpacken');
     for (const result of results) {
       expect(result.inLanguage).toBe('de');
@@ -65,7 +75,7 @@ describe('/ask in the asker’s language', () => {
       'r',
     );
     const first = told.content.find((item) => item.type === 'resource');
-    expect(first?.type === 'resource' && first.resource.data.inLanguage).toBe('de');
+    expect(first?.type === 'resource' && (first.resource.data as AskResult).inLanguage).toBe('de');
   });
 
   it('still finds pages in another language when the asked one has none', async () => {
