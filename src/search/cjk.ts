@@ -5,10 +5,10 @@
  * 压缩 缩方 方法), as Lucene's CJK analyzer does: any phrase of two characters or more inside a
  * sentence is found, the bigrams next to each other stay next to each other for proximity, and a
  * common single character (法, の) matches nothing by itself. A run of one character is a term of
- * its own. Dictionary words from Intl.Segmenter are added at the same place (they add no length):
- * measured on the javascript.info questions, bigrams and words together found more than either
- * alone (docs/multilingual.md). Thai, written without spaces and not in character pairs, is cut
- * into Intl.Segmenter's words only. No stemming and no stop words here.
+ * its own. Adding Intl.Segmenter's dictionary words at the same place was measured on the
+ * javascript.info questions and found no more (one Japanese question fewer; docs/multilingual.md),
+ * so bigrams alone are indexed. Thai, written without spaces and not in character pairs, is cut
+ * into Intl.Segmenter's words. No stemming and no stop words here.
  */
 
 import { ENGLISH } from './languages.js';
@@ -18,13 +18,9 @@ import type { WordSink } from './analyzer.js';
 const CJK_CHAR_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
 const THAI_CHAR_RE = /\p{Script=Thai}/u;
 const MARK_RE = /\p{M}/u;
-const KANA_RE = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** A token with any of these is cut here rather than analysed as a word. */
 export const CJK_OR_THAI_RE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30fc\u3005]/u;
-
-/** Also index Intl.Segmenter's words of a Chinese or Japanese run (see the top of this file). */
-const SEGMENTED_WORDS = true;
 
 const segmenters = new Map<string, Intl.Segmenter>();
 function segmenter(locale: string): Intl.Segmenter {
@@ -67,7 +63,7 @@ export function scanCjk(
     if (runScript === null || end <= runStart) return;
     const part = raw.slice(runStart, end);
     if (runScript === 'cjk') bigrams(part, at + runStart, sink);
-    else if (runScript === 'thai') segmentedWords(part, at + runStart, sink, 'th', true);
+    else if (runScript === 'thai') thaiWords(part, at + runStart, sink);
     else other(part, at + runStart);
   };
   while (i < raw.length) {
@@ -84,7 +80,7 @@ export function scanCjk(
   flush(raw.length);
 }
 
-/** A CJK run → its overlapping bigrams (one character → itself), and its segmenter words. */
+/** A CJK run → its overlapping bigrams (one character → itself). */
 function bigrams(run: string, at: number, sink: WordSink): void {
   // Code points with their offsets; a combining mark stays with the character before it.
   const chars: { start: number; end: number }[] = [];
@@ -104,19 +100,12 @@ function bigrams(run: string, at: number, sink: WordSink): void {
     const to = (chars[k + 1] as { end: number }).end;
     sink.word(foldCjk(run.slice(from, to)), at + from, at + to, true, ENGLISH);
   }
-  if (SEGMENTED_WORDS && chars.length > 2 && !/\p{Script=Hangul}/u.test(run))
-    segmentedWords(run, at, sink, KANA_RE.test(run) ? 'ja' : 'zh', false);
 }
 
-/**
- * The word-like segments of `run`. As extra terms (`primary` false) only those of three characters
- * or more: a two-character word is a bigram already.
- */
-function segmentedWords(run: string, at: number, sink: WordSink, locale: string, primary: boolean): void {
-  for (const seg of segmenter(locale).segment(run)) {
-    if (!seg.isWordLike) continue;
-    const length = [...seg.segment].length;
-    if (!primary && length < 3) continue;
-    sink.word(foldCjk(seg.segment), at + seg.index, at + seg.index + seg.segment.length, primary, ENGLISH);
+/** A Thai run → Intl.Segmenter's words. */
+function thaiWords(run: string, at: number, sink: WordSink): void {
+  for (const seg of segmenter('th').segment(run)) {
+    if (seg.isWordLike)
+      sink.word(foldCjk(seg.segment), at + seg.index, at + seg.index + seg.segment.length, true, ENGLISH);
   }
 }

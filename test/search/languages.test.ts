@@ -7,7 +7,7 @@ describe('analysis per language', () => {
     expect(analyze('压缩方法')).toEqual(['压缩', '缩方', '方法']);
     expect(analyze('使用fetch请求')).toEqual(['使用', 'fetch', '请求']);
     expect(analyze('함수를 호출')).toEqual(['함수', '수를', '호출']);
-    // A character alone is a term; a longer dictionary word is added beside the bigrams.
+    // A character alone is a term.
     expect(analyze('树')).toEqual(['树']);
     expect(analyze('関数の引数')).toContain('引数');
   });
