@@ -59,7 +59,7 @@ const LETTER_RE = /\p{L}/u;
 const NOISE_RE = /`[^`]*`|https?:\/\/\S+|[\p{N}_#*>|[\]()<>{}=/\\-]+/gu;
 
 /** Longest sample of a text the detector reads: enough for a paragraph, cheap for a whole site. */
-const SAMPLE_LENGTH = 400;
+const SAMPLE_LENGTH = 200;
 
 /**
  * The language of a text as a primary subtag ("en", "ja"), or null when it cannot tell (no
