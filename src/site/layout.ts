@@ -1,6 +1,13 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
-import { absoluteUrl, encodePagePath, escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
+import {
+  absoluteUrl,
+  encodePagePath,
+  escapeHtml,
+  jsonForScript,
+  translationsOf,
+  wrapTables,
+} from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
 import { breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 
@@ -57,6 +64,18 @@ const BRAND_MARK =
   '<path class="brand-mark-fg" d="M9 10h14v3h-5.5v11h-3V13H9z"/>' +
   '<circle class="brand-mark-dot" cx="23" cy="22.5" r="2.2"/></svg>';
 
+/** `<link rel="alternate" hreflang>` to each translation of a content page (itself included). */
+function translationLinks(options: LayoutOptions): string[] {
+  const page = options.lang === undefined ? undefined : options.site.byUrl.get(options.canonicalPath);
+  if (!page) return [];
+  return translationsOf(options.site, page).map(
+    (copy) =>
+      `<link rel="alternate" hreflang="${escapeHtml(copy.lang)}" href="${escapeHtml(
+        absoluteUrl(options.publicBaseUrl, copy.url),
+      )}">`,
+  );
+}
+
 /** The one HTML layout shared by every page of the site, the discovery pages included. */
 export function renderLayout(options: LayoutOptions): string {
   const { site, publicBaseUrl, canonicalPath } = options;
@@ -80,6 +99,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">`,
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
+    ...translationLinks(options),
     options.markdownPath
       ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(encodePagePath(options.markdownPath))}">`
       : '',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadSite } from '../../src/content/index.js';
+import { loadSite, translationsOf } from '../../src/content/index.js';
+import { renderLayout } from '../../src/site/index.js';
 import { AskResultSchema, createValidator, type AskResult } from '../../src/contract/index.js';
 import { createAskService, parseAskBody, parseAskQueryString } from '../../src/nlweb/index.js';
 import { contentFolder } from '../support/files.js';
@@ -95,5 +96,36 @@ describe('/ask in the asker’s language', () => {
     expect(post.ok && post.query.lang).toBe('de');
     const badPost = parseAskBody({ query: { text: 'x', lang: '12345' } });
     expect(!badPost.ok && badPost.text).toContain('query.lang');
+  });
+});
+
+describe('translations', () => {
+  it('groups the pages at one path across language folders, and the layout links them with hreflang', async () => {
+    const { site } = await loadSite(
+      bilingualSite({
+        'de/extract.md': '# Entpacken\n\nEin Archiv entpacken.\n',
+        'ja/extract.md': '# 展開\n\nアーカイブを展開する。\n',
+      }),
+    );
+    const page = site.byUrl.get('/de/extract')!;
+    expect(translationsOf(site, page).map((p) => `${p.lang} ${p.url}`)).toEqual([
+      'de /de/extract',
+      'en /extract',
+      'ja /ja/extract',
+    ]);
+    expect(translationsOf(site, site.byUrl.get('/fr-notes')!)).toEqual([]);
+    const html = renderLayout({
+      site,
+      publicBaseUrl: 'https://example.test',
+      title: page.title,
+      description: page.description,
+      canonicalPath: page.url,
+      lang: page.lang,
+      bodyHtml: '',
+      bare: true,
+    });
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<link rel="alternate" hreflang="ja" href="https://example.test/ja/extract">');
+    expect(html).toContain('<link rel="alternate" hreflang="en" href="https://example.test/extract">');
   });
 });
