@@ -358,14 +358,14 @@ interface PagefindRuntime {
 }
 
 /** Pagefind: the site indexed through its Node API, searched by its own runtime in this process. */
-export async function pagefindEngine(site: Site): Promise<TypingEngine> {
+export async function pagefindEngine(site: Site, lang = 'en'): Promise<TypingEngine> {
   const pagefind = await import('pagefind');
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: lang });
   if (!index) throw new Error(`pagefind createIndex failed: ${errors.join('; ')}`);
   for (const page of site.pages) {
     const added = await index.addHTMLFile({
       url: encodePagePath(page.url),
-      content: `<html lang="en"><body><h1>${escapeHtml(page.title)}</h1>\n${htmlOf(page)}</body></html>`,
+      content: `<html lang="${lang}"><body><h1>${escapeHtml(page.title)}</h1>\n${htmlOf(page)}</body></html>`,
     });
     if (added.errors.length > 0) throw new Error(`pagefind: ${page.url}: ${added.errors.join('; ')}`);
   }

@@ -39,3 +39,4 @@ export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } fro
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
 export { strongEtag } from './etag.js';
+export { translationsOf } from './translations.js';

@@ -175,6 +175,8 @@ function assembleSite(
     for (const problem of siteInfo.problems) report(SITE_INFO_FILE, problem);
     info = siteInfo.info;
   }
+  // A detected language gives way to the one the site names for all its pages.
+  for (const page of pages) if (page.detectedLang !== null) page.lang = info.language ?? page.detectedLang;
   sortProblems(problems);
   return { site: { info, pages, byUrl }, problems, files };
 }

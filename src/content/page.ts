@@ -5,6 +5,7 @@ import { collapseWhitespace, renderMarkdown } from './markdown.js';
 import { summarize } from './summary.js';
 import type { Page, Passage } from './types.js';
 import { urlForSourcePath } from './urls.js';
+import { detectLanguage, folderLanguage, languageTag } from '../language/index.js';
 
 export interface SourceFile {
   sourcePath: string;
@@ -72,6 +73,23 @@ export function buildPage(
 
   const url = urlForSourcePath(file.sourcePath);
   const description = fields.description ?? summarize(rendered.leadParagraph);
+  let lang: string | null = null;
+  const written = split.data.lang;
+  if (written !== undefined && written !== null) {
+    lang = typeof written === 'string' ? languageTag(written) : null;
+    if (lang === null)
+      report({
+        line: split.keyLines.get('lang') ?? 1,
+        message: '`lang` must be a BCP 47 language tag such as en, de or pt-BR; it is ignored',
+        severity: 'warning',
+      });
+  }
+  lang ??= folderLanguage(file.sourcePath);
+  // Detected only when nothing says; `_site.yaml` `language` may still replace it (loader.ts).
+  const detectedLang =
+    lang === null
+      ? (detectLanguage(`${title}. ${description} ${rendered.sections[0]?.text ?? ''}`) ?? 'en')
+      : null;
   return {
     url,
     sourcePath: file.sourcePath,
@@ -89,6 +107,8 @@ export function buildPage(
     headings: rendered.headings,
     passages: buildPassages(url, title, description, rendered.sections),
     linkListAnchors: rendered.linkListAnchors,
+    lang: lang ?? (detectedLang as string),
+    detectedLang,
     frontMatter: split.data,
   };
 }

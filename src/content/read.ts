@@ -96,7 +96,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 4;
+export const CONTENT_MODEL_VERSION = 5;
 
 /** A content folder read into memory, before any page is built. */
 export interface ContentFiles {

@@ -7,6 +7,7 @@ import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { LineProblem } from './front-matter.js';
 import { collapseWhitespace } from './markdown.js';
 import type { SiteInfo } from './types.js';
+import { languageTag } from '../language/index.js';
 import { SITE_INFO_FILE } from './read.js';
 
 export { SITE_INFO_FILE };
@@ -28,7 +29,7 @@ const TEXT_KEYS = [
   'salesEmail',
   'address',
 ] as const;
-const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs', 'language']);
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 
 /** The details used for whatever `_site.yaml` does not give. */
@@ -43,6 +44,7 @@ export function defaultSiteInfo(fallback: SiteInfoFallback): SiteInfo {
     address: '',
     foundingYear: null,
     sameAs: [],
+    language: null,
   };
 }
 
@@ -129,6 +131,14 @@ export function readSiteInfo(
     if (typeof year === 'number' && Number.isInteger(year) && year >= 1000 && year <= 9999)
       info.foundingYear = year;
     else warn('foundingYear', '`foundingYear` must be a four-digit year such as 2019; it is ignored');
+  }
+
+  const language = values.language;
+  if (language !== undefined && language !== null) {
+    const tag = typeof language === 'string' ? languageTag(language) : null;
+    if (tag === null)
+      warn('language', '`language` must be a BCP 47 language tag such as en, de or pt-BR; it is ignored');
+    else info.language = tag;
   }
 
   const sameAs = values.sameAs;

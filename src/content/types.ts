@@ -66,6 +66,13 @@ export interface Page extends PageMetadata {
   passages: Passage[];
   /** Anchors of the sections that are mostly links (null: the text before the first heading). */
   linkListAnchors: (string | null)[];
+  /**
+   * The page's language, a BCP 47 tag: front matter `lang`, else its top folder (/de/, /pt-br/),
+   * else `_site.yaml` `language`, else detected from its text (else "en").
+   */
+  lang: string;
+  /** The language detected from the text when neither front matter nor folder says (else null). */
+  detectedLang: string | null;
   /** The whole front matter, for templates that need more keys. */
   frontMatter: Record<string, unknown>;
 }
@@ -80,6 +87,11 @@ export interface SiteInfo {
   salesEmail: string;
   address: string;
   foundingYear: number | null;
+  /**
+   * `language`: the language of every page that says nothing of its own (no front matter `lang`,
+   * no language folder), as a BCP 47 tag; null when not given (each such page's is detected).
+   */
+  language: string | null;
   sameAs: string[];
 }
 

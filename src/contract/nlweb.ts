@@ -41,6 +41,14 @@ export const ASK_STREAM_DEFAULTS = {
   maxStreamsPerClient: 10,
 } as const;
 
+/** Longest `lang` (GET parameter, POST `query.lang`). */
+export const MAX_LANG_LENGTH = 35;
+/** What `lang` (GET parameter, POST `query.lang`) does. */
+export const LANG_DESCRIPTION =
+  'The asker’s language, a BCP 47 tag (`en`, `de`, `ja`, `pt-BR`): the query’s words are analysed by that ' +
+  'language’s rules (stemming, stop words, segmentation) and, when the site has pages in it, only those are ' +
+  'searched. Absent: told from the query’s script and words among the site’s languages. Not a tag: 400.';
+
 /** Longest `conversation_id` echoed back. */
 export const MAX_CONVERSATION_ID_LENGTH = 200;
 
@@ -188,6 +196,11 @@ export const AskResultSchema = Type.Object(
     }),
     datePublished: Type.Optional(Type.String({ description: 'YYYY-MM-DD, when the page gives one.' })),
     dateModified: Type.String({ description: 'YYYY-MM-DD of the last change of the page.' }),
+    inLanguage: Type.String({
+      description:
+        'The page’s language, a BCP 47 tag: its front matter `lang`, its language folder (`/de/`), the site’s ' +
+        '`language`, else told from its text.',
+    }),
     keywords: Type.Optional(Type.Array(Type.String(), { description: 'The page’s tags, when it has any.' })),
     matchedTerms: Type.Array(Type.String(), {
       description: 'The query’s index terms (lower-cased word stems) found in the best matching section.',
@@ -239,6 +252,12 @@ export const AskPostBodySchema = Type.Object(
             maxLength: MAX_SCOPE_LENGTH,
             pattern: SINGLE_LINE,
             description: `${SCOPE_DESCRIPTION} ${ONE_LINE_PARAMETER}`,
+          }),
+        ),
+        lang: Type.Optional(
+          Type.String({
+            maxLength: MAX_LANG_LENGTH,
+            description: LANG_DESCRIPTION,
           }),
         ),
         site: Type.Optional(

@@ -86,6 +86,7 @@ export function passageDocument(page: Page, passage: Passage): SearchDocument {
       : '';
   return {
     key: passage.key,
+    ...(page.lang ? { lang: page.lang } : {}),
     fields: {
       title: page.title,
       headings: names === '' ? headings : headings === '' ? names : `${headings} ; ${names}`,

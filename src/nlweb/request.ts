@@ -1,3 +1,4 @@
+import { languageTag } from '../language/index.js';
 import {
   AskPostBodySchema,
   createValidator,
@@ -25,6 +26,11 @@ export interface AskQuery {
    * `query.scope`). Absent or null: the whole site.
    */
   scope?: string | null;
+  /**
+   * The asker's language, a BCP 47 tag (GET `lang`, POST `query.lang`): the query is analysed by
+   * its rules and pages in it are preferred. Absent: told from the query's text.
+   */
+  lang?: string | null;
 }
 
 /** What the caller asked about the answer's form, apart from its content. */
@@ -122,6 +128,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
   const mode = take('mode');
   const conversationId = take('conversation_id');
   const scope = take('scope');
+  const lang = take('lang');
 
   let streaming: boolean | null = null;
   if (streamingRaw !== undefined) {
@@ -171,6 +178,8 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
       message: `is longer than ${MAX_SCOPE_LENGTH} characters`,
       fix: 'send a path prefix such as /docs/, a section name or tag:name',
     });
+  const langTag = lang === undefined || lang.trim() === '' ? null : languageTag(lang);
+  if (lang !== undefined && lang.trim() !== '' && langTag === null) problems.push(langProblem('lang', lang));
   if (text !== undefined && codePointLength(text) > MAX_QUERY_LENGTH)
     return { ok: false, reason: 'invalid', text: tooLongText('query', codePointLength(text)) };
   if (problems.length > 0) return invalid(problems);
@@ -183,6 +192,7 @@ export function parseAskQueryString(params: Record<string, QueryValue>): ParsedA
       maxResults,
       conversationId: conversationId ?? null,
       ...(scope !== undefined && scope.trim() !== '' ? { scope } : {}),
+      ...(langTag !== null ? { lang: langTag } : {}),
     },
     delivery: { streaming },
   };
@@ -208,6 +218,9 @@ export function parseAskBody(body: unknown): ParsedAsk {
   const { query, prefer, meta } = result.value;
   // Control characters alone pass the schema's "not blank" pattern but leave nothing to search.
   if (normaliseQuery(query.text) === '') return { ok: false, reason: 'missing', text: MISSING_QUERY_TEXT };
+  const langTag = typeof query.lang === 'string' && query.lang.trim() !== '' ? languageTag(query.lang) : null;
+  if (typeof query.lang === 'string' && query.lang.trim() !== '' && langTag === null)
+    return invalid([langProblem('query.lang', query.lang)]);
   return {
     ok: true,
     query: {
@@ -215,8 +228,17 @@ export function parseAskBody(body: unknown): ParsedAsk {
       maxResults: Math.min(prefer?.max_results ?? DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT),
       conversationId: meta?.conversation_id ?? null,
       ...(typeof query.scope === 'string' && query.scope.trim() !== '' ? { scope: query.scope } : {}),
+      ...(langTag !== null ? { lang: langTag } : {}),
     },
     delivery: { streaming: prefer?.streaming ?? null },
+  };
+}
+
+function langProblem(field: string, value: string): FieldProblem {
+  return {
+    field,
+    message: `"${value.slice(0, 40)}" is not a BCP 47 language tag`,
+    fix: 'send a language tag such as en, de, ja or pt-BR, or leave it out to have the language told from the query',
   };
 }
 

@@ -1,3 +1,4 @@
+import { detectLanguageAmong, primaryLanguage } from '../language/index.js';
 import type { AskResult, AskSection, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
 import {
   ASK_STREAM_DEFAULTS,
@@ -254,13 +255,14 @@ export function createAskService(
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
   // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
   const siteNameTerms = new Set(nameTerms(siteName));
-  const rankingContext = (scope: string | null): RankingContext => ({
+  const rankingContext = (scope: string | null, lang: string | null): RankingContext => ({
     index,
     entries,
     namesOf,
     siteNameTerms,
     copies,
-    allow: scope === null ? undefined : scopeMask(scope),
+    allow: allowFor(scope, lang),
+    lang,
   });
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
@@ -274,12 +276,54 @@ export function createAskService(
       return mask;
     });
 
+  // The site's languages (primary subtags) and, per language, the passages of its pages: a query
+  // in a language the site has searches that language's pages; in another, every page.
+  // A language counts when at least 5% of the pages are in it: a page or two detected wrongly
+  // (Russian as Bulgarian) do not make the site bilingual.
+  const pagesIn = new Map<string, number>();
+  for (const page of site.pages) {
+    const code = primaryLanguage(page.lang);
+    pagesIn.set(code, (pagesIn.get(code) ?? 0) + 1);
+  }
+  const siteLanguages = [...pagesIn]
+    .filter(([, count]) => count >= site.pages.length * 0.05)
+    .map(([code]) => code)
+    .sort();
+  // Languages the content declares (front matter, folders, _site.yaml): only these filter pages.
+  const isDeclared = (page: Page): boolean => page.detectedLang === null || site.info.language !== null;
+  const declared = new Set(site.pages.filter(isDeclared).map((page) => primaryLanguage(page.lang)));
+  const languageMasks = new Map<string, Uint8Array>();
+  const languageMask = (code: string): Uint8Array | undefined => {
+    if (siteLanguages.length < 2 || !declared.has(code)) return undefined;
+    let mask = languageMasks.get(code);
+    if (!mask) {
+      mask = new Uint8Array(index.core.docCount);
+      entries.forEach((entry, d) => {
+        // A page whose language was only detected is never left out: detection can be wrong.
+        if (!isDeclared(entry.page) || primaryLanguage(entry.page.lang) === code) mask![d] = 1;
+      });
+      languageMasks.set(code, mask);
+    }
+    return mask;
+  };
+  const allowFor = (scope: string | null, lang: string | null): Uint8Array | undefined => {
+    const byScope = scope === null ? undefined : scopeMask(scope);
+    const byLang = lang === null ? undefined : languageMask(lang);
+    if (!byLang) return byScope;
+    if (!byScope) return byLang;
+    return byScope.map((v, d) => v & (byLang[d] as number));
+  };
+  /** The query's language: the one asked for, else told from its text among the site's. */
+  const queryLanguage = (text: string, asked: string | null): string | null =>
+    asked !== null ? primaryLanguage(asked) : detectLanguageAmong(text, siteLanguages);
+
   const termIds = index.core.termIds;
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
   const snippetSource = (entry: Entry): PreparedText =>
     (entry.quoted ??= prepareSnippetText(
       entry.passage.text.trim() !== '' ? entry.passage.text : entry.page.description,
       termIds,
+      entry.page.lang,
     ));
 
   /** Passages before this one (by document number) have been given to snippetSource by analyseSnippetTexts. */
@@ -325,6 +369,7 @@ export function createAskService(
       score,
       ...(page.date ? { datePublished: page.date } : {}),
       dateModified: page.lastModified,
+      inLanguage: page.lang,
       ...(page.tags.length > 0 ? { keywords: [...page.tags] } : {}),
       matchedTerms: best.matchedTerms,
       matchedWords: best.matchedWords,
@@ -335,8 +380,14 @@ export function createAskService(
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
 
-  const compute = (text: string, maxResults: number, scope: string | null): AskOutcome => {
-    const ranked = rankPages(rankingContext(scope), text, maxResults);
+  const compute = (
+    text: string,
+    maxResults: number,
+    scope: string | null,
+    asked: string | null,
+  ): AskOutcome => {
+    const lang = queryLanguage(text, asked);
+    const ranked = rankPages(rankingContext(scope, lang), text, maxResults);
     const queryTermCount = analyzeQuery(text).length;
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
@@ -350,7 +401,10 @@ export function createAskService(
     const failed = best === undefined || best.coverage <= WEAK_COVERAGE;
     const typing =
       failed &&
-      failureIsTheWordBeingTyped(text, (finished) => rankPages(rankingContext(scope), finished, 1).pages[0]);
+      failureIsTheWordBeingTyped(
+        text,
+        (finished) => rankPages(rankingContext(scope, lang), finished, 1).pages[0],
+      );
     return outcomeOf(
       'Answer',
       [
@@ -375,20 +429,27 @@ export function createAskService(
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
   const keys = new WeakMap<
     AskQuery,
-    { text: string; maxResults: number; scope: string | null; key: string }
+    { text: string; maxResults: number; scope: string | null; lang: string | null; key: string }
   >();
   const scopeOf = (query: AskQuery): string | null => normaliseScope(query.scope);
   const cacheKey = (query: AskQuery): string => {
     const known = keys.get(query);
     const scope = scopeOf(query);
-    if (known && known.text === query.text && known.maxResults === query.maxResults && known.scope === scope)
+    const lang = query.lang ?? null;
+    if (
+      known &&
+      known.text === query.text &&
+      known.maxResults === query.maxResults &&
+      known.scope === scope &&
+      known.lang === lang
+    )
       return known.key;
-    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${normaliseQuery(query.text)}`;
-    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, key });
+    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${lang ?? ''}\u0000${normaliseQuery(query.text)}`;
+    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, lang, key });
     return key;
   };
   const computeFor = (query: AskQuery): AskOutcome =>
-    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query));
+    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query), query.lang ?? null);
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
   const askedOnce = new Set<string>();
   // The answer computed last, cached or not: the summary asked for right after answering, and a
@@ -509,6 +570,8 @@ interface RankingContext {
   siteNameTerms: ReadonlySet<string>;
   copies: ReturnType<typeof findCopies>;
   allow: Uint8Array | undefined;
+  /** The query's language (primary subtag), or null: English rules. */
+  lang: string | null;
 }
 
 /**
@@ -543,7 +606,11 @@ function rankPages(
   const passageCount = ctx.index.core.docCount;
   let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
   for (;;) {
-    const outcome = searchWithPlan(ctx.index, text, { limit, ...(ctx.allow ? { allow: ctx.allow } : {}) });
+    const outcome = searchWithPlan(ctx.index, text, {
+      limit,
+      ...(ctx.allow ? { allow: ctx.allow } : {}),
+      ...(ctx.lang ? { lang: ctx.lang } : {}),
+    });
     const ranking = ++rankings;
     const byPage: PageRecord[] = [];
     for (const hit of outcome.results) {

@@ -16,103 +16,19 @@
  * 5. Parts that are stop words (a modest, Lucene-like English list of 33 words) are dropped.
  * 6. Words made of ASCII letters only are stemmed with Snowball English (Porter2); words with
  *    digits or other scripts are kept as folded.
+ *
+ * Steps 2, 3, 5 and 6 are those of the text's language (languages.ts): a language with a Snowball
+ * stemmer folds a word to lowercase only (its stemmer needs the accents), cuts elisions, drops its
+ * own stop words and stems with its own stemmer; its term is the stem, folded. Chinese, Japanese,
+ * Korean and Thai runs are cut by script whatever the language (cjk.ts). English, and any language
+ * without a stemmer, is analysed as it always was.
  */
 
 import { foldLetters } from '../unicode/index.js';
-import { stemEnglish } from './stemmer.js';
+import { CJK_OR_THAI_RE, scanCjk } from './cjk.js';
+import { ENGLISH, type LanguageProfile } from './languages.js';
 
-/** Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), 33 words. */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'but',
-  'by',
-  'for',
-  'if',
-  'in',
-  'into',
-  'is',
-  'it',
-  'no',
-  'not',
-  'of',
-  'on',
-  'or',
-  'such',
-  'that',
-  'the',
-  'their',
-  'then',
-  'there',
-  'these',
-  'they',
-  'this',
-  'to',
-  'was',
-  'will',
-  'with',
-]);
-
-/**
- * Words that carry the form of a question rather than its topic ("what", "how", "does", "can",
- * "you"...). A query drops them when it has at least one other term, so "how do I rotate keys?"
- * searches for "rotate keys" while "how" alone still searches for "how". Documents keep them.
- * Matched on the folded word, before stemming.
- */
-export const QUESTION_WORDS: ReadonlySet<string> = new Set([
-  'what',
-  'which',
-  'who',
-  'whom',
-  'whose',
-  'when',
-  'where',
-  'why',
-  'how',
-  'whether',
-  'do',
-  'does',
-  'did',
-  'done',
-  'doing',
-  'can',
-  'could',
-  'should',
-  'would',
-  'shall',
-  'may',
-  'might',
-  'must',
-  'has',
-  'have',
-  'had',
-  'having',
-  'been',
-  'being',
-  'were',
-  'am',
-  'i',
-  'me',
-  'my',
-  'we',
-  'us',
-  'our',
-  'you',
-  'your',
-  'its',
-  'any',
-  'some',
-  'so',
-  'than',
-  'about',
-  'from',
-  'please',
-]);
+export { QUESTION_WORDS, STOP_WORDS, stemWord } from './english.js';
 
 /** Longest token part that is indexed; longer runs (hashes, base64) are skipped. */
 export const MAX_TERM_LENGTH = 64;
@@ -128,13 +44,14 @@ export interface AnalyzedToken {
   end: number;
   /** False for the joined form of a compound, which adds no length. */
   primary: boolean;
+  /** The language whose rules made the term (the stop and question words to check). */
+  profile: LanguageProfile;
 }
 
 const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:[-‐‑._'’][\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*/gu;
 const PART_SEP_RE = /[-‐‑._]/;
 const ASCII_WORD_RE = /^[\x20-\x7e]*$/;
 const NON_ALNUM_RE = /[^\p{L}\p{N}]+/gu;
-const ASCII_LETTERS_RE = /^[a-z]+$/;
 const DIGITS_RE = /^[0-9]+$/;
 
 /** Unicode folding of one word: NFKD, combining marks removed, lowercase, special letters. */
@@ -144,27 +61,18 @@ export function foldWord(word: string): string {
   return foldLetters(word).replace(NON_ALNUM_RE, '');
 }
 
-// A bounded cache of word → term; analysis is pure, so the cache only saves time.
-const STEM_CACHE = new Map<string, string>();
-const STEM_CACHE_LIMIT = 200_000;
-
 /**
- * Stem a folded word: ASCII-letter words through Porter2, anything else unchanged. Only stemmed
- * words are cached: numbers and other words come back as they are, and caching them filled the
- * cache (and ~10 MB of a server's memory) with every number ever asked.
+ * A word of a Snowball language: lowercase and composed, accents kept for the stemmer (letters and
+ * digits only, as foldWord).
  */
-export function stemWord(folded: string): string {
-  if (!ASCII_LETTERS_RE.test(folded)) return folded;
-  const cached = STEM_CACHE.get(folded);
-  if (cached !== undefined) return cached;
-  const term = stemEnglish(folded);
-  if (STEM_CACHE.size >= STEM_CACHE_LIMIT) STEM_CACHE.clear();
-  STEM_CACHE.set(folded, term);
-  return term;
+function lowerWord(word: string): string {
+  if (ASCII_WORD_RE.test(word)) return word.toLowerCase();
+  return word.normalize('NFC').toLowerCase().replace(NON_ALNUM_RE, '');
 }
 
 /** Folds one apostrophe-joined piece, dropping a trailing possessive "'s". */
-function foldPiece(raw: string): string {
+function foldPiece(raw: string, profile: LanguageProfile): string {
+  if (profile.snowball) return foldSnowballPiece(raw, profile);
   if (raw.includes("'") || raw.includes('’')) {
     const bits = raw.split(/['’]/);
     const last = bits[bits.length - 1];
@@ -174,45 +82,86 @@ function foldPiece(raw: string): string {
   return foldWord(raw);
 }
 
+/** foldPiece for a Snowball language: an elided article is cut ("l'objet" → objet), other apostrophes join. */
+function foldSnowballPiece(raw: string, profile: LanguageProfile): string {
+  if (raw.includes("'") || raw.includes('’')) {
+    const bits = raw.split(/['’]/);
+    if (bits.length > 1 && profile.elision?.has((bits[0] as string).toLowerCase())) bits.shift();
+    return lowerWord(bits.join(''));
+  }
+  return lowerWord(raw);
+}
+
+/** A word's index term in a language: its stem, and for a Snowball language the stem folded. */
+export function termOf(folded: string, profile: LanguageProfile): string {
+  return profile.snowball ? foldWord(profile.stem(folded)) : profile.stem(folded);
+}
+
 /**
  * Analyze text into tokens with their offsets. `keepStopWords` keeps stop words (used by the
  * snippet code to locate words; never for indexing).
  */
-export function analyzeTokens(text: string, keepStopWords = false): AnalyzedToken[] {
+export function analyzeTokens(
+  text: string,
+  keepStopWords = false,
+  profile: LanguageProfile = ENGLISH,
+): AnalyzedToken[] {
   const sink = new TokenList();
-  scanWords(text, sink, keepStopWords);
+  scanWords(text, sink, keepStopWords, profile);
   return sink.tokens;
 }
 
 /**
  * Receives the words of a text in order, folded but not stemmed: a word's term is
- * stemWord(folded), always. An index build numbers each distinct folded word once instead of
- * stemming and looking up every token (most of analysing a large site).
+ * termOf(folded, profile), always. An index build numbers each distinct folded word of a profile
+ * once instead of stemming and looking up every token (most of analysing a large site).
  */
 export interface WordSink {
   /** `primary` is false for the joined form of a compound, which adds no length. */
-  word(folded: string, start: number, end: number, primary: boolean): void;
+  word(folded: string, start: number, end: number, primary: boolean, profile: LanguageProfile): void;
 }
 
 class TokenList implements WordSink {
   readonly tokens: AnalyzedToken[] = [];
-  word(folded: string, start: number, end: number, primary: boolean): void {
-    this.tokens.push({ term: stemWord(folded), folded, start, end, primary });
+  word(folded: string, start: number, end: number, primary: boolean, profile: LanguageProfile): void {
+    this.tokens.push({ term: termOf(folded, profile), folded, start, end, primary, profile });
   }
 }
 
-/** The words analyzeTokens makes tokens of, given to `sink` (stop words left out unless kept). */
-export function scanWords(text: string, sink: WordSink, keepStopWords = false): void {
+/**
+ * The words analyzeTokens makes tokens of, given to `sink` (stop words left out unless kept),
+ * analysed by the rules of `profile`'s language.
+ */
+export function scanWords(
+  text: string,
+  sink: WordSink,
+  keepStopWords = false,
+  profile: LanguageProfile = ENGLISH,
+): void {
   if (ASCII_TEXT_RE.test(text)) {
-    analyzeAsciiTokens(text, keepStopWords, sink);
+    analyzeAsciiTokens(text, keepStopWords, sink, profile);
     return;
   }
   TOKEN_RE.lastIndex = 0;
   for (let m = TOKEN_RE.exec(text); m !== null; m = TOKEN_RE.exec(text)) {
     const raw = m[0];
-    if (PART_SEP_RE.test(raw)) analyzeCompound(sink, raw, m.index, keepStopWords);
-    else pushWord(sink, foldPiece(raw), m.index, m.index + raw.length, keepStopWords);
+    if (CJK_OR_THAI_RE.test(raw)) {
+      // Runs of another script inside it are tokens of their own, analysed as usual.
+      scanCjk(raw, m.index, sink, (part, at) => scanToken(part, at, sink, keepStopWords, profile));
+    } else scanToken(raw, m.index, sink, keepStopWords, profile);
   }
+}
+
+/** One token of TOKEN_RE (no Chinese, Japanese, Korean or Thai in it). */
+function scanToken(
+  raw: string,
+  at: number,
+  sink: WordSink,
+  keepStopWords: boolean,
+  profile: LanguageProfile,
+): void {
+  if (PART_SEP_RE.test(raw)) analyzeCompound(sink, raw, at, keepStopWords, profile);
+  else pushWord(sink, foldPiece(raw, profile), at, at + raw.length, keepStopWords, profile);
 }
 
 const ASCII_TEXT_RE = /^[^\u0080-\uffff]*$/;
@@ -227,7 +176,12 @@ function isAsciiAlnum(c: number): boolean {
  * which also tells which tokens have a separator, so plain words skip the compound and apostrophe
  * handling. (Most text on the sites served is ASCII; a test compares the two paths.)
  */
-function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: WordSink): void {
+function analyzeAsciiTokens(
+  text: string,
+  keepStopWords: boolean,
+  out: WordSink,
+  profile: LanguageProfile,
+): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -250,8 +204,16 @@ function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: WordSink)
       i++;
     }
     const raw = text.slice(start, i);
-    if (joined) analyzeCompound(out, raw, start, keepStopWords);
-    else pushWord(out, apostrophe ? foldPiece(raw) : raw.toLowerCase(), start, i, keepStopWords);
+    if (joined) analyzeCompound(out, raw, start, keepStopWords, profile);
+    else
+      pushWord(
+        out,
+        apostrophe ? foldPiece(raw, profile) : raw.toLowerCase(),
+        start,
+        i,
+        keepStopWords,
+        profile,
+      );
   }
 }
 
@@ -260,7 +222,13 @@ function analyzeAsciiTokens(text: string, keepStopWords: boolean, out: WordSink)
  * of one character ("e" of "e-mail", the letters of "U.S.A.") are not terms on their own; they
  * live on in the joined form.
  */
-function analyzeCompound(out: WordSink, raw: string, start: number, keepStopWords: boolean): void {
+function analyzeCompound(
+  out: WordSink,
+  raw: string,
+  start: number,
+  keepStopWords: boolean,
+  profile: LanguageProfile,
+): void {
   const folded: string[] = [];
   let separatorsAreDots = true;
   let partStart = start;
@@ -273,15 +241,16 @@ function analyzeCompound(out: WordSink, raw: string, start: number, keepStopWord
       partStart += piece.length;
       continue;
     }
-    const f = foldPiece(piece);
+    const f = foldPiece(piece, profile);
     if (f.length > 0) folded.push(f);
-    if (f.length > 1 && pushWord(out, f, partStart, partStart + piece.length, keepStopWords)) pushedParts++;
+    if (f.length > 1 && pushWord(out, f, partStart, partStart + piece.length, keepStopWords, profile))
+      pushedParts++;
     partStart += piece.length;
   }
   if (folded.length < 2) {
     // Nothing left to join ("x-" cannot occur; "a-b" with one empty fold can).
     if (pushedParts === 0 && folded.length === 1)
-      pushWord(out, folded[0] as string, start, start + raw.length, keepStopWords);
+      pushWord(out, folded[0] as string, start, start + raw.length, keepStopWords, profile);
     return;
   }
   const numeric = separatorsAreDots && folded.every((f) => DIGITS_RE.test(f));
@@ -289,7 +258,7 @@ function analyzeCompound(out: WordSink, raw: string, start: number, keepStopWord
   const joined = numeric ? folded.join('.') : folded.join('');
   if (joined.length > MAX_TERM_LENGTH) return;
   // The joined form adds no length, unless it is the compound's only term.
-  out.word(joined, start, start + raw.length, pushedParts === 0);
+  out.word(joined, start, start + raw.length, pushedParts === 0, profile);
 }
 
 /** Adds a word unless it is empty, too long or a stop word; returns whether it was added. */
@@ -299,10 +268,11 @@ function pushWord(
   start: number,
   end: number,
   keepStopWords: boolean,
+  profile: LanguageProfile,
 ): boolean {
   if (folded.length === 0 || folded.length > MAX_TERM_LENGTH) return false;
-  if (!keepStopWords && STOP_WORDS.has(folded)) return false;
-  out.word(folded, start, end, true);
+  if (!keepStopWords && profile.stop.has(folded)) return false;
+  out.word(folded, start, end, true, profile);
   return true;
 }
 
@@ -310,13 +280,13 @@ function pushWord(
  * The index terms of a text, in order (stop words removed, compounds expanded). A query whose
  * `analyze` is empty has nothing searchable in it.
  */
-export function analyze(text: string): string[] {
-  return analyzeTokens(text).map((t) => t.term);
+export function analyze(text: string, profile: LanguageProfile = ENGLISH): string[] {
+  return analyzeTokens(text, false, profile).map((t) => t.term);
 }
 
 /** True when the text has at least one searchable term. */
-export function hasSearchableTerms(text: string): boolean {
-  return analyzeTokens(text).length > 0;
+export function hasSearchableTerms(text: string, profile: LanguageProfile = ENGLISH): boolean {
+  return analyzeTokens(text, false, profile).length > 0;
 }
 
 /** A query's terms with their weights (query-term frequency), question words removed when others remain. */
@@ -330,10 +300,14 @@ export interface QueryTerm {
  * term remains (unless `dropQuestionWords` is false), duplicates merged into a weight (the query
  * term frequency), in order of first appearance.
  */
-export function analyzeQuery(text: string, dropQuestionWords = true): QueryTerm[] {
-  let tokens = analyzeTokens(text);
+export function analyzeQuery(
+  text: string,
+  dropQuestionWords = true,
+  profile: LanguageProfile = ENGLISH,
+): QueryTerm[] {
+  let tokens = analyzeTokens(text, false, profile);
   if (dropQuestionWords) {
-    const kept = tokens.filter((t) => !QUESTION_WORDS.has(t.folded));
+    const kept = tokens.filter((t) => !t.profile.question.has(t.folded));
     if (kept.length > 0) tokens = kept;
   }
   const byTerm = new Map<string, QueryTerm>();

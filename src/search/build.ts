@@ -17,7 +17,8 @@
  *   query weight · idf · postWeight.
  */
 
-import { scanWords, stemWord, type WordSink } from './analyzer.js';
+import { scanWords, termOf, type WordSink } from './analyzer.js';
+import { languageProfile, type LanguageProfile } from './languages.js';
 import { compareKeys } from './keys.js';
 import type { RankingOptions, RankingOverrides, SearchDocument } from './options.js';
 import { FIELD_NAMES, resolveRanking } from './options.js';
@@ -116,9 +117,13 @@ export interface BuildOptions {
 export interface AnalysedDocuments {
   /** The documents' keys, in the order analysed. */
   keys: string[];
-  /** Per batch word number: the folded word and its index term (the term follows from the word). */
+  /**
+   * Per batch word number: the folded word, its index term and the number of the language profile
+   * that made it (the term follows from the word and the profile; one word may be in two profiles).
+   */
   folded: string[];
   terms: string[];
+  profiles: Uint8Array;
   /** Where field f of the i-th document starts in `tokens` (index 3i + f), and one past the last. */
   starts: Uint32Array;
   /** Batch word numbers in text order; ~n for the joined form of a compound (not a word of its own). */
@@ -135,32 +140,50 @@ export function analyseDocuments(docs: readonly SearchDocument[]): AnalysedDocum
   const numberOf = new Map<string, number>();
   const folded: string[] = [];
   const terms: string[] = [];
+  const profiles: number[] = [];
   const starts = new Uint32Array(docs.length * FIELD_COUNT + 1);
   const lengths = new Uint32Array(docs.length * FIELD_COUNT);
   const tokens = new I32Builder(1 << 16);
   const sink: WordSink = {
-    word(word, _start, _end, primary) {
-      let n = numberOf.get(word);
+    word(word, _start, _end, primary, profile) {
+      const key = wordKey(word, profile);
+      let n = numberOf.get(key);
       if (n === undefined) {
         n = folded.length;
-        numberOf.set(word, n);
+        numberOf.set(key, n);
         folded.push(word);
-        terms.push(stemWord(word));
+        terms.push(termOf(word, profile));
+        profiles.push(profile.id);
       }
       tokens.push(primary ? n : ~n);
     },
   };
   docs.forEach((doc, i) => {
     checkDocument(doc, i);
+    const profile = languageProfile(doc.lang);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const text = doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']];
       starts[i * FIELD_COUNT + f] = tokens.length;
       lengths[i * FIELD_COUNT + f] = text.length;
-      scanWords(text, sink);
+      scanWords(text, sink, false, profile);
     }
   });
   starts[docs.length * FIELD_COUNT] = tokens.length;
-  return { keys: docs.map((doc) => doc.key), folded, terms, starts, tokens: tokens.finish(), lengths };
+  return {
+    keys: docs.map((doc) => doc.key),
+    folded,
+    terms,
+    profiles: Uint8Array.from(profiles),
+    starts,
+    tokens: tokens.finish(),
+    lengths,
+  };
+}
+
+/** A word's key in a table of words: the word itself in English (most words), else with its profile. */
+function wordKey(word: string, profile: LanguageProfile | number): string {
+  const id = typeof profile === 'number' ? profile : profile.id;
+  return id === 0 ? word : `${id}\u0001${word}`;
 }
 
 /**
@@ -170,12 +193,14 @@ export function analyseDocuments(docs: readonly SearchDocument[]): AnalysedDocum
  */
 export function isAnalysedDocuments(value: unknown): value is AnalysedDocuments {
   if (value === null || typeof value !== 'object') return false;
-  const { keys, folded, terms, starts, tokens, lengths } = value as Partial<AnalysedDocuments>;
+  const { keys, folded, terms, profiles, starts, tokens, lengths } = value as Partial<AnalysedDocuments>;
   return (
     Array.isArray(keys) &&
     Array.isArray(folded) &&
     Array.isArray(terms) &&
     folded.length === terms.length &&
+    profiles instanceof Uint8Array &&
+    profiles.length === folded.length &&
     starts instanceof Uint32Array &&
     starts.length === keys.length * FIELD_COUNT + 1 &&
     lengths instanceof Uint32Array &&
@@ -217,7 +242,15 @@ export function selectAnalysed(batch: AnalysedDocuments, keep: ReadonlySet<strin
   });
   starts[picked.length * FIELD_COUNT] = at;
   const keys = picked.map((i) => batch.keys[i] as string);
-  return { keys, folded: batch.folded, terms: batch.terms, starts, tokens, lengths };
+  return {
+    keys,
+    folded: batch.folded,
+    terms: batch.terms,
+    profiles: batch.profiles,
+    starts,
+    tokens,
+    lengths,
+  };
 }
 
 /**
@@ -234,6 +267,7 @@ export function combineAnalysed(batches: readonly AnalysedDocuments[]): Analysed
   const numberOf = new Map<string, number>();
   const folded: string[] = [];
   const terms: string[] = [];
+  const profiles: number[] = [];
   const starts = new Uint32Array(keys.length * FIELD_COUNT + 1);
   const lengths = new Uint32Array(keys.length * FIELD_COUNT);
   const tokens = new I32Builder(1 << 16);
@@ -253,12 +287,15 @@ export function combineAnalysed(batches: readonly AnalysedDocuments[]): Analysed
           let n = numbered[word] as number;
           if (n < 0) {
             const text = batch.folded[word] as string;
-            n = numberOf.get(text) ?? -1;
+            const profile = batch.profiles[word] as number;
+            const key = wordKey(text, profile);
+            n = numberOf.get(key) ?? -1;
             if (n < 0) {
               n = folded.length;
-              numberOf.set(text, n);
+              numberOf.set(key, n);
               folded.push(text);
               terms.push(batch.terms[word] as string);
+              profiles.push(profile);
             }
             numbered[word] = n;
           }
@@ -269,7 +306,15 @@ export function combineAnalysed(batches: readonly AnalysedDocuments[]): Analysed
     });
   }
   starts[keys.length * FIELD_COUNT] = tokens.length;
-  return { keys, folded, terms, starts, tokens: tokens.finish(), lengths };
+  return {
+    keys,
+    folded,
+    terms,
+    profiles: Uint8Array.from(profiles),
+    starts,
+    tokens: tokens.finish(),
+    lengths,
+  };
 }
 
 /** A growable Int32Array. */
@@ -321,7 +366,14 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
   // Pass 1: analyze, number the terms, fill the forward index, count document frequencies.
   const termIds = new Map<string, number>();
   const terms: string[] = [];
+  // Surface word → its term (the first met, when two languages stem it differently) and the
+  // languages it is a word of (a bit per profile), for prefix and typo matching in a language.
   const wordTerm = new Map<string, number>();
+  const wordLangs = new Map<string, number>();
+  const addWord = (folded: string, id: number, profile: number): void => {
+    if (!wordTerm.has(folded)) wordTerm.set(folded, id);
+    wordLangs.set(folded, ((wordLangs.get(folded) ?? 0) | (1 << profile)) >>> 0);
+  };
   const copyOf = new Uint32Array(n);
   const firstWithText = new Map<string, number>();
   let dfList = new Uint32Array(1024);
@@ -385,13 +437,16 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
       fwd.push(~id);
     }
   };
-  // A folded word always gives the same term: each distinct word is stemmed and numbered once.
+  // A folded word of a profile always gives the same term: each is stemmed and numbered once.
+  const wordIds = new Map<string, number>();
   const sink: WordSink = {
-    word(folded, _start, _end, primary) {
-      let id = wordTerm.get(folded);
+    word(folded, _start, _end, primary, profile) {
+      const key = wordKey(folded, profile);
+      let id = wordIds.get(key);
       if (id === undefined) {
-        id = termNumber(stemWord(folded));
-        wordTerm.set(folded, id);
+        id = termNumber(termOf(folded, profile));
+        wordIds.set(key, id);
+        addWord(folded, id, profile.id);
       }
       count(id, primary);
     },
@@ -404,6 +459,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     copyOf[d] = first ?? d;
     if (first === undefined) firstWithText.set(text, d);
     const analysed = analysedAs(doc);
+    const profile = languageProfile(doc.lang);
     for (let f = 0; f < FIELD_COUNT; f++) {
       fwdStart[d * FIELD_COUNT + f] = fwd.length;
       len = 0;
@@ -417,13 +473,12 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
           let id = termOf[word] as number;
           if (id < 0) {
             id = termOf[word] = termNumber(batch.terms[word] as string);
-            const folded = batch.folded[word] as string;
-            if (!wordTerm.has(folded)) wordTerm.set(folded, id);
+            addWord(batch.folded[word] as string, id, batch.profiles[word] as number);
           }
           count(id, v >= 0);
         }
       } else {
-        scanWords(doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']], sink);
+        scanWords(doc.fields[FIELD_NAMES[f] as keyof SearchDocument['fields']], sink, false, profile);
       }
       fieldLen[d * FIELD_COUNT + f] = len;
       (totalLen[f] as number) += len;
@@ -487,7 +542,7 @@ export function buildIndex(docs: readonly SearchDocument[], options: BuildOption
     fieldLen,
     avgFieldLen,
     ...forwardIndex(n, termCount, fwdStart, fwdArr),
-    vocabulary: buildVocabulary(wordTerm),
+    vocabulary: buildVocabulary(wordTerm, wordLangs),
     docBoost: Float32Array.from(sorted, (doc) => doc.boost ?? 1),
     docCopyOf: copyOf,
     scratch: {

@@ -15,6 +15,11 @@ export interface SearchDocument {
     body: string;
   };
   /**
+   * The document's language (a BCP 47 tag): its words are stemmed and its stop words dropped by
+   * that language's rules (search/languages.ts). Absent: English rules.
+   */
+  lang?: string;
+  /**
    * Multiplies the document's score (default 1): below 1 for text that rarely answers a question
    * by itself, such as a list of links to other pages.
    */

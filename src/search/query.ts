@@ -6,7 +6,9 @@
  * childitem). Deterministic: the same index and text give the same plan.
  */
 
-import { analyzeTokens, QUESTION_WORDS, STOP_WORDS, type AnalyzedToken } from './analyzer.js';
+import { analyzeTokens, type AnalyzedToken } from './analyzer.js';
+import { CJK_OR_THAI_RE } from './cjk.js';
+import { languageProfile, type LanguageProfile } from './languages.js';
 import type { IndexCore } from './build.js';
 import { compareKeys } from './keys.js';
 import { corrections, lookupWord, prefixRange } from './vocabulary.js';
@@ -104,6 +106,11 @@ export interface PlanOptions {
   prefix?: boolean;
   /** Correct misspelt words and split run-together ones (default true). */
   typos?: boolean;
+  /**
+   * The query's language (a BCP 47 tag): its words are analysed by that language's rules, and a
+   * misspelt word is corrected only to a word of that language. Absent: English.
+   */
+  lang?: string;
 }
 
 const WORD_END_RE = /[\p{L}\p{N}]$/u;
@@ -116,15 +123,16 @@ const ACRONYM_RE = /^\p{Lu}[\p{Lu}\p{N}]+$/u;
 const LOWER_RE = /\p{Ll}/u;
 
 /** Every folded word the text is made of, with its place (stop words included). */
-function queryTokens(text: string): AnalyzedToken[] {
-  return analyzeTokens(text, true);
+function queryTokens(text: string, profile: LanguageProfile): AnalyzedToken[] {
+  return analyzeTokens(text, true, profile);
 }
 
 export function planQuery(core: IndexCore, text: string, options: PlanOptions = {}): QueryPlan {
   const dropQuestionWords = options.dropQuestionWords ?? true;
   const prefixOn = options.prefix ?? true;
   const typosOn = options.typos ?? true;
-  const tokens = queryTokens(text);
+  const profile = languageProfile(options.lang);
+  const tokens = queryTokens(text, profile);
   const empty: QueryPlan = { words: [], corrections: [], correctedText: text, unmatched: [] };
   if (tokens.length === 0) return empty;
 
@@ -138,14 +146,14 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const typing = (t: AnalyzedToken): boolean =>
     prefixOn && t.end === lastEnd && t.folded.length >= 2 && !acronym(t);
 
-  const stop = (t: AnalyzedToken): boolean => t.primary && STOP_WORDS.has(t.folded);
+  const stop = (t: AnalyzedToken): boolean => t.primary && t.profile.stop.has(t.folded);
+  const question = (t: AnalyzedToken): boolean => t.profile.question.has(t.folded);
   // Question words are dropped when other words remain ("how" alone still searches for "how").
-  const dropQuestions = dropQuestionWords && tokens.some((t) => !stop(t) && !QUESTION_WORDS.has(t.folded));
+  const dropQuestions = dropQuestionWords && tokens.some((t) => !stop(t) && !question(t));
   // ... except the word being typed at the end of a query not phrased as a question ("bun i",
   // "docker do"): there it is as likely a name or the start of one.
   const lastTyped = (t: AnalyzedToken): boolean => prefixOn && !isQuestion && t.end === lastEnd;
-  const dropped = (t: AnalyzedToken): boolean =>
-    stop(t) || (dropQuestions && QUESTION_WORDS.has(t.folded) && !lastTyped(t));
+  const dropped = (t: AnalyzedToken): boolean => stop(t) || (dropQuestions && question(t) && !lastTyped(t));
   const kept = tokens.filter((t) => !dropped(t) || typing(t));
 
   const words: PlannedWord[] = [];
@@ -169,10 +177,15 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
     if (exact !== undefined && !dropped(t)) alternatives.push({ id: exact, term: t.term, factor: 1 });
     let completions = 0;
     if (typing(t)) completions = addCompletions(core, t.folded, alternatives);
-    if (exact === undefined && completions === 0 && typosOn && t.primary) {
+    // Chinese, Japanese, Korean and Thai words are neither corrected nor split: one character
+    // changed is another word, not a typo.
+    if (exact === undefined && completions === 0 && typosOn && t.primary && !CJK_OR_THAI_RE.test(t.folded)) {
       // One edit is likelier than a missing space; a missing space than two edits. Words with
-      // digits (versions, part numbers) are split, never corrected.
-      const found = DIGIT_RE.test(t.folded) ? [] : corrections(v, t.folded, core.df, MAX_CORRECTIONS);
+      // digits (versions, part numbers) are split, never corrected; a word is corrected only to a
+      // word of the query's language.
+      const found = DIGIT_RE.test(t.folded)
+        ? []
+        : corrections(v, t.folded, core.df, MAX_CORRECTIONS, (1 << t.profile.id) >>> 0);
       const split = found.length > 0 && found[0]!.distance === 1 ? null : splitWord(core, t.folded);
       if (split) {
         for (const part of split) {

@@ -39,6 +39,8 @@ export interface SearchOptions {
   prefix?: boolean;
   /** Correct misspelt words and split run-together ones (default true). */
   typos?: boolean;
+  /** The query's language (PlanOptions.lang). */
+  lang?: string;
   /**
    * Only documents whose number (their place in key order, `index.core.keys`) is 1 here are
    * returned (a scope: a path prefix, a section, a tag). Feedback still reads every document.
@@ -99,6 +101,7 @@ export function searchWithPlan(
     dropQuestionWords: r.dropQuestionWords,
     prefix: options.prefix ?? true,
     typos: options.typos ?? true,
+    ...(options.lang ? { lang: options.lang } : {}),
   });
   const words = weightedWords(c, plan);
   const outcome = (results: SearchResult[]): SearchOutcome => ({

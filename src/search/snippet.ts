@@ -10,6 +10,7 @@
  */
 
 import { analyzeQuery, analyzeTokens } from './analyzer.js';
+import { languageProfile } from './languages.js';
 
 export interface SnippetOptions {
   /** Longest snippet in characters, ellipses included (default 240, at least 40). */
@@ -49,11 +50,12 @@ export interface PreparedText {
   readonly words: Uint16Array | Uint32Array;
 }
 
-export function prepareSnippetText(text: string, dictionary: TermNumbers): PreparedText {
+/** `lang`: the text's language (a BCP 47 tag), whose rules made its terms in the index. */
+export function prepareSnippetText(text: string, dictionary: TermNumbers, lang?: string): PreparedText {
   const collapsed = collapse(text);
   // Kept once when the text needed no collapsing (its passage already holds it).
   const clean = collapsed === text ? text : collapsed;
-  const tokens = analyzeTokens(clean);
+  const tokens = analyzeTokens(clean, false, languageProfile(lang));
   const ids = tokens.map((t) => (dictionary.get(t.term) ?? -1) + 1);
   let largest = clean.length;
   for (const id of ids) if (id > largest) largest = id;

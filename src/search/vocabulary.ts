@@ -14,6 +14,8 @@ export interface Vocabulary {
   readonly term: Uint32Array;
   /** A 32-bit letter signature of each word (see letterMask). */
   readonly mask: Uint32Array;
+  /** The languages each word is a word of: bit p for language profile p (languages.ts). */
+  readonly langs: Uint32Array;
 }
 
 /** Bit (code mod 31) set for every character: one edit changes at most two bits. */
@@ -29,15 +31,20 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-export function buildVocabulary(wordTerm: ReadonlyMap<string, number>): Vocabulary {
+export function buildVocabulary(
+  wordTerm: ReadonlyMap<string, number>,
+  wordLangs: ReadonlyMap<string, number> = new Map(),
+): Vocabulary {
   const words = [...wordTerm.keys()].sort(compareKeys);
   const term = new Uint32Array(words.length);
   const mask = new Uint32Array(words.length);
+  const langs = new Uint32Array(words.length);
   words.forEach((w, i) => {
     term[i] = wordTerm.get(w) as number;
     mask[i] = letterMask(w);
+    langs[i] = wordLangs.get(w) ?? 1;
   });
-  return { words, term, mask };
+  return { words, term, mask, langs };
 }
 
 /** Any UTF-16 unit from U+D800 up: where code unit order and code point order can disagree. */
@@ -142,9 +149,16 @@ export interface Correction {
 /**
  * Vocabulary words within the allowed edit distance of `word` (not `word` itself), nearest first,
  * then by the document frequency `df` of their term (more common first), then in key order.
- * Only the nearest distance found is kept, at most `limit` words. Deterministic.
+ * Only the nearest distance found is kept, at most `limit` words, and only words of the languages
+ * whose bits `langBit` has. Deterministic.
  */
-export function corrections(v: Vocabulary, word: string, df: Uint32Array, limit: number): Correction[] {
+export function corrections(
+  v: Vocabulary,
+  word: string,
+  df: Uint32Array,
+  limit: number,
+  langBit = 0xffffffff,
+): Correction[] {
   const max = allowedEdits(word.length);
   if (max === 0) return [];
   const mask = letterMask(word);
@@ -153,6 +167,8 @@ export function corrections(v: Vocabulary, word: string, df: Uint32Array, limit:
   const { words } = v;
   for (let i = 0; i < words.length; i++) {
     if (popcount(((v.mask[i] as number) ^ mask) >>> 0) > 2 * best) continue;
+    // A word is corrected only to a word of its own language.
+    if (((v.langs[i] as number) & langBit) === 0) continue;
     const w = words[i] as string;
     if (Math.abs(w.length - word.length) > best || w === word) continue;
     const d = editDistance(word, w, best);

@@ -1,6 +1,13 @@
 import type { Heading, Site } from '../content/index.js';
 import { assetUrl } from './assets.js';
-import { absoluteUrl, encodePagePath, escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
+import {
+  absoluteUrl,
+  encodePagePath,
+  escapeHtml,
+  jsonForScript,
+  translationsOf,
+  wrapTables,
+} from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
 import { breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
 
@@ -21,6 +28,8 @@ export interface LayoutOptions {
    * base URL + this path, percent-encoded.
    */
   canonicalPath: string;
+  /** The page's language (BCP 47), for `<html lang>`; default: the site's, else "en". */
+  lang?: string;
   /**
    * Trusted HTML. By default it is the article body, shown under the standard page header
    * (breadcrumbs, the title as h1, the description as lead); with `bare` it is all of `<main>`.
@@ -55,6 +64,18 @@ const BRAND_MARK =
   '<path class="brand-mark-fg" d="M9 10h14v3h-5.5v11h-3V13H9z"/>' +
   '<circle class="brand-mark-dot" cx="23" cy="22.5" r="2.2"/></svg>';
 
+/** `<link rel="alternate" hreflang>` to each translation of a content page (itself included). */
+function translationLinks(options: LayoutOptions): string[] {
+  const page = options.lang === undefined ? undefined : options.site.byUrl.get(options.canonicalPath);
+  if (!page) return [];
+  return translationsOf(options.site, page).map(
+    (copy) =>
+      `<link rel="alternate" hreflang="${escapeHtml(copy.lang)}" href="${escapeHtml(
+        absoluteUrl(options.publicBaseUrl, copy.url),
+      )}">`,
+  );
+}
+
 /** The one HTML layout shared by every page of the site, the discovery pages included. */
 export function renderLayout(options: LayoutOptions): string {
   const { site, publicBaseUrl, canonicalPath } = options;
@@ -78,6 +99,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">`,
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
+    ...translationLinks(options),
     options.markdownPath
       ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(encodePagePath(options.markdownPath))}">`
       : '',
@@ -102,7 +124,7 @@ export function renderLayout(options: LayoutOptions): string {
 
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${escapeHtml(options.lang ?? options.site.info.language ?? 'en')}">`,
     '<head>',
     ...head,
     '</head>',

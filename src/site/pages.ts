@@ -143,6 +143,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
     title: page.title,
     description: page.description,
     canonicalPath: page.url,
+    lang: page.lang,
     bare: true,
     bodyHtml: hero + cards + body + closing,
     kind: kindOf(page, false),
@@ -179,6 +180,7 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
     title: page.title,
     description: page.description,
     canonicalPath: page.url,
+    lang: page.lang,
     ...(ownHeading
       ? {
           bare: true,

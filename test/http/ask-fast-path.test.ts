@@ -57,9 +57,11 @@ const CASES: Case[] = [
     fastPath: true,
   },
   {
-    name: 'a conversation id that looks like the id mark (answered without the laid-out head)',
+    // The id mark is NUL, a control character no conversation id may hold (issue 37): the route
+    // refuses it with 400, so a laid-out head can never meet an id that contains the mark.
+    name: 'a conversation id holding the id mark (refused by the route: one line only)',
     path: '/ask?query=sso&conversation_id=x%22%00',
-    fastPath: true,
+    fastPath: false,
   },
   { name: 'JSON Accept', path: '/ask?query=pricing', accept: 'application/json', fastPath: true },
   { name: 'brotli accepted', path: '/ask?query=protocol', acceptEncoding: 'gzip, br', fastPath: true },

@@ -204,6 +204,8 @@ export function handSite(name: string, pages: HandPage[]): Site {
       linkListAnchors: renderMarkdown(p.markdown ?? '', { html: false }).linkListAnchors,
       headings: sections.map((s) => ({ level: 2, text: s.heading, anchor: slug(s.heading) })),
       passages,
+      lang: 'en',
+      detectedLang: null,
       frontMatter: {},
     };
   });
@@ -219,6 +221,7 @@ export function handSite(name: string, pages: HandPage[]): Site {
       address: '',
       foundingYear: null,
       sameAs: [],
+      language: null,
     },
     pages: built,
     byUrl: new Map(built.map((page) => [page.url, page])),

@@ -1,0 +1,124 @@
+/**
+ * Languages: BCP 47 tags as content and requests write them, a page's language from its folder,
+ * and the language of a text from its script and, for scripts several languages share, the eld
+ * detector (measured against tinyld and franc-min on the javascript.info translations: the most
+ * accurate of the three on both whole texts and titles, and the fastest; docs/multilingual.md).
+ * Content and search both use it; pure and synchronous.
+ */
+
+import { eld } from 'eld/small';
+
+/** The canonical form of a BCP 47 tag ("pt-br" → "pt-BR"), or null when it is not one. */
+export function languageTag(value: string): string | null {
+  const trimmed = value.trim().replace(/_/g, '-');
+  if (trimmed === '') return null;
+  try {
+    const [tag] = Intl.getCanonicalLocales(trimmed);
+    return tag ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The primary language subtag, lowercase: "pt-BR" → "pt", "zh-Hans" → "zh". */
+export function primaryLanguage(tag: string): string {
+  const dash = tag.indexOf('-');
+  return (dash < 0 ? tag : tag.slice(0, dash)).toLowerCase();
+}
+
+const NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/**
+ * The language a top folder names ("de", "ja", "pt-br", "zh-hans"), or null. Only a two-letter
+ * primary subtag that ICU knows counts: "api", "js" or "docs" are folders, not languages.
+ */
+export function folderLanguage(sourcePath: string): string | null {
+  const slash = sourcePath.indexOf('/');
+  if (slash < 0) return null;
+  const tag = languageTag(sourcePath.slice(0, slash));
+  if (tag === null || !/^[a-z]{2}(?:-|$)/.test(tag)) return null;
+  return NAMES.of(tag) === undefined ? null : tag;
+}
+
+/** The name of a language in that language ("de" → "Deutsch"), for a language switch. */
+export function languageName(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames([tag], { type: 'language', fallback: 'none' }).of(tag);
+    return name === undefined ? tag : name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+  } catch {
+    return tag;
+  }
+}
+
+const HANGUL_RE = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u;
+const KANA_RE = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;
+const HAN_RE = /\p{Script=Han}/u;
+const THAI_RE = /\p{Script=Thai}/u;
+const LETTER_RE = /\p{L}/u;
+/** Code, URLs and numbers say nothing of a text's language. */
+const NOISE_RE = /`[^`]*`|https?:\/\/\S+|[\p{N}_#*>|[\]()<>{}=/\\-]+/gu;
+
+/** Longest sample of a text the detector reads: enough for a paragraph, cheap for a whole site. */
+const SAMPLE_LENGTH = 200;
+
+/**
+ * The language of a text as a primary subtag ("en", "ja"), or null when it cannot tell (no
+ * letters, or too little text). Scripts that only one language writes decide first (Hangul →
+ * ko, kana → ja, Han → zh, Thai → th); otherwise eld reads at most SAMPLE_LENGTH characters.
+ */
+export function detectLanguage(text: string): string | null {
+  const sample = text
+    .slice(0, SAMPLE_LENGTH * 2)
+    .replace(NOISE_RE, ' ')
+    .slice(0, SAMPLE_LENGTH);
+  if (!LETTER_RE.test(sample)) return null;
+  if (HANGUL_RE.test(sample)) return 'ko';
+  if (KANA_RE.test(sample)) return 'ja';
+  if (HAN_RE.test(sample) && hanShare(sample) >= 0.2) return 'zh';
+  if (THAI_RE.test(sample)) return 'th';
+  const found = eld.detect(sample).language;
+  return found === '' ? null : found;
+}
+
+/** Share of the letters that are Han characters (a Chinese term in a Latin text is not Chinese). */
+function hanShare(text: string): number {
+  let han = 0;
+  let letters = 0;
+  for (const ch of text) {
+    if (!LETTER_RE.test(ch)) continue;
+    letters++;
+    if (HAN_RE.test(ch)) han++;
+  }
+  return letters === 0 ? 0 : han / letters;
+}
+
+/**
+ * The language of a query among the languages a site has (primary subtags), or null when it
+ * cannot tell. A script one of them alone writes decides; otherwise eld's scores, read only for
+ * those languages (a short query is often near several: the site's languages are what matter).
+ */
+export function detectLanguageAmong(text: string, candidates: readonly string[]): string | null {
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return candidates[0] as string;
+  const has = (code: string): boolean => candidates.includes(code);
+  if (HANGUL_RE.test(text) && has('ko')) return 'ko';
+  if (KANA_RE.test(text) && has('ja')) return 'ja';
+  if (HAN_RE.test(text)) {
+    if (has('zh')) return 'zh';
+    if (has('ja')) return 'ja';
+  }
+  if (THAI_RE.test(text) && has('th')) return 'th';
+  const sample = text.replace(NOISE_RE, ' ');
+  if (!LETTER_RE.test(sample)) return null;
+  const scores = eld.detect(sample).getScores();
+  let best: string | null = null;
+  let bestScore = 0;
+  for (const code of [...candidates].sort()) {
+    const score = scores[code] ?? 0;
+    if (score > bestScore) {
+      best = code;
+      bestScore = score;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,111 @@
+/**
+ * Chinese, Japanese and Korean text has no spaces between words (Korean has them, but particles
+ * attach to the noun), so a run of letters would be one token and only the whole run or its
+ * beginning could be found. A CJK run becomes its overlapping character bigrams ("压缩方法" →
+ * 压缩 缩方 方法), as Lucene's CJK analyzer does: any phrase of two characters or more inside a
+ * sentence is found, the bigrams next to each other stay next to each other for proximity, and a
+ * common single character (法, の) matches nothing by itself. A run of one character is a term of
+ * its own. Adding Intl.Segmenter's dictionary words at the same place was measured on the
+ * javascript.info questions and found no more (one Japanese question fewer; docs/multilingual.md),
+ * so bigrams alone are indexed. Thai, written without spaces and not in character pairs, is cut
+ * into Intl.Segmenter's words. No stemming and no stop words here.
+ */
+
+import { ENGLISH } from './languages.js';
+import type { WordSink } from './analyzer.js';
+
+/** Characters cut into bigrams: Han, kana (with the prolonged sound mark and 々), Hangul. */
+const CJK_CHAR_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
+const THAI_CHAR_RE = /\p{Script=Thai}/u;
+const MARK_RE = /\p{M}/u;
+/** A token with any of these is cut here rather than analysed as a word. */
+export const CJK_OR_THAI_RE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\u30fc\u3005]/u;
+
+const segmenters = new Map<string, Intl.Segmenter>();
+function segmenter(locale: string): Intl.Segmenter {
+  let s = segmenters.get(locale);
+  if (!s) {
+    s = new Intl.Segmenter(locale, { granularity: 'word' });
+    segmenters.set(locale, s);
+  }
+  return s;
+}
+
+type Script = 'cjk' | 'thai' | 'other';
+function scriptOf(ch: string, previous: Script): Script {
+  if (CJK_CHAR_RE.test(ch)) return 'cjk';
+  if (THAI_CHAR_RE.test(ch)) return 'thai';
+  // A combining mark (a separate dakuten, a Thai vowel) belongs to the run it follows.
+  if (MARK_RE.test(ch)) return previous;
+  return 'other';
+}
+
+/** NFKC (full-width and half-width forms meet) and lowercase; Hangul stays composed. */
+function foldCjk(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/**
+ * Cuts `raw` (one token of the analyzer, starting at `at` in the text) into runs by script: CJK
+ * runs into bigrams (and words), Thai runs into words, other runs given to `other` as tokens.
+ */
+export function scanCjk(
+  raw: string,
+  at: number,
+  sink: WordSink,
+  other: (part: string, at: number) => void,
+): void {
+  let runStart = 0;
+  let runScript: Script | null = null;
+  let i = 0;
+  const flush = (end: number): void => {
+    if (runScript === null || end <= runStart) return;
+    const part = raw.slice(runStart, end);
+    if (runScript === 'cjk') bigrams(part, at + runStart, sink);
+    else if (runScript === 'thai') thaiWords(part, at + runStart, sink);
+    else other(part, at + runStart);
+  };
+  while (i < raw.length) {
+    const cp = raw.codePointAt(i) as number;
+    const ch = String.fromCodePoint(cp);
+    const script = scriptOf(ch, runScript ?? 'other');
+    if (script !== runScript) {
+      flush(i);
+      runStart = i;
+      runScript = script;
+    }
+    i += ch.length;
+  }
+  flush(raw.length);
+}
+
+/** A CJK run → its overlapping bigrams (one character → itself). */
+function bigrams(run: string, at: number, sink: WordSink): void {
+  // Code points with their offsets; a combining mark stays with the character before it.
+  const chars: { start: number; end: number }[] = [];
+  for (let i = 0; i < run.length;) {
+    const ch = String.fromCodePoint(run.codePointAt(i) as number);
+    const last = chars[chars.length - 1];
+    if (last && MARK_RE.test(ch)) last.end = i + ch.length;
+    else chars.push({ start: i, end: i + ch.length });
+    i += ch.length;
+  }
+  if (chars.length === 1) {
+    sink.word(foldCjk(run), at, at + run.length, true, ENGLISH);
+    return;
+  }
+  for (let k = 0; k + 1 < chars.length; k++) {
+    const from = (chars[k] as { start: number }).start;
+    const to = (chars[k + 1] as { end: number }).end;
+    sink.word(foldCjk(run.slice(from, to)), at + from, at + to, true, ENGLISH);
+  }
+}
+
+/** A Thai run → Intl.Segmenter's words. */
+function thaiWords(run: string, at: number, sink: WordSink): void {
+  for (const seg of segmenter('th').segment(run)) {
+    if (seg.isWordLike)
+      sink.word(foldCjk(seg.segment), at + seg.index, at + seg.index + seg.segment.length, true, ENGLISH);
+  }
+}
