@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defuseControlEscapes, resolveLogFormat } from '../../src/http/log-format.js';
 import { REPO_ROOT } from '../support/files.js';
@@ -6,10 +6,35 @@ import { waitFor } from '../support/net.js';
 import { SERVE_ARGS, serveEnv } from '../support/process.js';
 
 const running: ChildProcess[] = [];
+
+/** Every process below `pid`, deepest first (`ps --ppid`, one level at a time). */
+function descendantsOf(pid: number): number[] {
+  let listed = '';
+  try {
+    listed = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return []; // ps exits 1 when no process has this parent
+  }
+  const children = listed
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((child) => Number.isInteger(child) && child > 0);
+  return children.flatMap((child) => [...descendantsOf(child), child]);
+}
+
 afterEach(() => {
-  // `script` leads its own process group: the server inside goes with it.
-  for (const child of running.splice(0))
-    if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  // `script` starts the server in a session of its own (the terminal's), so killing script's
+  // process group leaves the server running: each process under it is killed by its pid.
+  for (const child of running.splice(0)) {
+    if (child.pid === undefined || child.exitCode !== null) continue;
+    for (const pid of [...descendantsOf(child.pid), child.pid]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
 });
 
 // Colour and cursor sequences, stripped to read what a person sees.
