@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { ContentReloader, LiveContent, loadContent } from '../../src/http/live-content.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
+import { LIMITS_OFF } from '../support/limits.js';
 import { contentFolder } from '../support/files.js';
 
 const OLD = {
@@ -43,6 +44,8 @@ async function serve(watch: 'on' | 'off') {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     CONTENT_WATCH: watch,
+    // The load below runs until the reload lands, however long that takes: no quota may end it.
+    ...LIMITS_OFF,
   });
   const records: Logged[] = [];
   const logger = pino(
