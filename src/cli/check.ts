@@ -30,9 +30,12 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
       return 0;
     } else return usageError(io, `unknown argument "${arg}"`);
   }
-  contentDir ??= loadConfig(io.env, io.cwd).contentDir;
+  // The configuration is read only when no --content folder is given, as before.
+  const config = contentDir === undefined ? loadConfig(io.env, io.cwd) : null;
+  contentDir ??= config!.contentDir;
+  const htmlBodySelector = (config ? config.contentHtmlBody : io.env.CONTENT_HTML_BODY?.trim()) || undefined;
 
-  const { site, problems } = await loadSite(contentDir);
+  const { site, problems } = await loadSite(contentDir, { htmlBodySelector });
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
   const errors = problems.filter((problem) => problem.severity === 'error').length;

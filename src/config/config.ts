@@ -29,6 +29,11 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   contentDir: string;
+  /**
+   * Where the text of built HTML pages is when neither `[data-frontdoor-body]` nor `<main>` says
+   * (CONTENT_HTML_BODY); checked when the content loads, which reports a selector it cannot read.
+   */
+  contentHtmlBody: string | null;
   /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
   contentWatch: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -98,7 +103,10 @@ export const CONFIG_VARIABLES = {
     'Absolute URL the site is reached at, used in every absolute link (default http://HOST:PORT).',
   DATA_DIR:
     'Folder for the SQLite database and the content caches: snapshot, file stamps, passage analysis, each safe to delete (default ./data).',
-  CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
+  CONTENT_DIR:
+    'Folder of Markdown pages, or of a built static site (.html), to serve (default: the bundled sample site).',
+  CONTENT_HTML_BODY:
+    'Where the text of built HTML pages is, when neither [data-frontdoor-body] nor <main> marks it: tag, #id, .class, [attr], [attr=value], combined or comma-separated (default: none).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   DATABASE_URL: 'postgres:// URL to share submissions between instances; unset = SQLite under DATA_DIR.',
   DATABASE_POOL_SIZE:
@@ -193,6 +201,8 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   const publicBaseUrl = parsePublicBaseUrl(read('PUBLIC_BASE_URL'), host, port, problems);
   const dataDir = resolve(cwd, read('DATA_DIR') ?? 'data');
   const contentDir = read('CONTENT_DIR') ? resolve(cwd, read('CONTENT_DIR')!) : BUNDLED_CONTENT_DIR;
+
+  const contentHtmlBody = read('CONTENT_HTML_BODY')?.trim() || null;
 
   const contentWatchRaw = read('CONTENT_WATCH') ?? 'on';
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
@@ -340,6 +350,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     publicBaseUrl,
     dataDir,
     contentDir,
+    contentHtmlBody,
     contentWatch,
     logLevel,
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),

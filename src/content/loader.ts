@@ -71,7 +71,11 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
 export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
   if (content.unread.length > 0) throw new Error('buildSite needs the text of every file: readUnread first');
   if (!content.exists) return assembleSite(content, [], [], []);
-  const built = await buildPages(content.files, content.sourcePaths, { ...options, step: options.pageStep });
+  const built = await buildPages(content.files, content.sourcePaths, {
+    ...options,
+    htmlBodySelector: content.htmlBodySelector ?? undefined,
+    step: options.pageStep,
+  });
   const site = assembleSite(content, built.pages, built.problems, built.files);
   return built.stepResults ? { ...site, pageStepResults: built.stepResults } : site;
 }
@@ -119,7 +123,10 @@ export async function rebuildSite(
   const toBuild = changed.filter((file): file is SourceFile => 'text' in file);
   if (toBuild.length < changed.length)
     throw new Error('rebuildSite needs the files it rebuilds read: readUnread first');
-  const built = await buildPages(toBuild, content.sourcePaths, options);
+  const built = await buildPages(toBuild, content.sourcePaths, {
+    ...options,
+    htmlBodySelector: content.htmlBodySelector ?? undefined,
+  });
   const fresh = new Map(built.files.map((file) => [file.sourcePath, file]));
   const freshPages = new Map(built.pages.map((page) => [page.sourcePath, page]));
   const before = new Map(previous.files.map((file) => [file.sourcePath, file]));

@@ -104,7 +104,10 @@ export async function buildPages(
   sourcePaths: string[],
   options: PageOptions & { workers?: number; step?: PageStep },
 ): Promise<BuiltPages> {
-  const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
+  const pageOptions: PageOptions = {
+    reservedAnchors: options.reservedAnchors,
+    htmlBodySelector: options.htmlBodySelector,
+  };
   const step = options.step;
   const workers = Math.min(
     options.workers ?? defaultWorkerCount(files.length),

@@ -24,6 +24,7 @@ import type { LineProblem } from './front-matter.js';
 import { compareCodePoints, decodeUtf8 } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import type { ContentProblem } from './types.js';
+import { isHtmlSource } from './urls.js';
 
 /** The site's own settings, beside the pages (read by site-info.ts). */
 export const SITE_INFO_FILE = '_site.yaml';
@@ -34,6 +35,11 @@ export interface ReadOptions {
    * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
    */
   reservedAnchors?: readonly string[];
+  /**
+   * Where the text of built HTML pages is, when neither `[data-frontdoor-body]` nor `<main>` says
+   * (CONTENT_HTML_BODY; see html-page.ts).
+   */
+  htmlBodySelector?: string;
   /**
    * Called once the folder is listed, before its files are read (not part of the hash): a caller
    * can start what the build will need meanwhile.
@@ -86,7 +92,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 4;
+export const CONTENT_MODEL_VERSION = 5;
 
 /** A content folder read into memory, before any page is built. */
 export interface ContentFiles {
@@ -100,10 +106,12 @@ export interface ContentFiles {
    * empty without `known`. Building pages needs their text: see readUnread.
    */
   unread: UnreadFile[];
-  /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
+  /** Every page path found (`.md`, `.html`), readable or not (links to an unreadable page are not "nowhere"). */
   sourcePaths: string[];
   /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
   siteInfoText: string | null | typeof UNREADABLE;
+  /** ReadOptions.htmlBodySelector, which building the pages uses (part of the hash). */
+  htmlBodySelector: string | null;
   /** Problems found while reading (unreadable files, misnamed files, …). */
   problems: ContentProblem[];
   /**
@@ -153,6 +161,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
       root,
       exists,
       reservedAnchors: options.reservedAnchors ?? [],
+      htmlBodySelector: options.htmlBodySelector ?? null,
     }),
   );
   field(JSON.stringify(sourcePaths));
@@ -166,7 +175,18 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   }
   field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
   field(JSON.stringify(problems));
-  return { root, exists, files, unread, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
+  const htmlBodySelector = options.htmlBodySelector ?? null;
+  return {
+    root,
+    exists,
+    files,
+    unread,
+    sourcePaths,
+    siteInfoText,
+    htmlBodySelector,
+    problems,
+    hash: hash.digest('hex'),
+  };
 }
 
 export function sortProblems(problems: ContentProblem[]): void {
@@ -179,7 +199,7 @@ export function sortProblems(problems: ContentProblem[]): void {
   );
 }
 
-/** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
+/** Every page file (`.md`, and `.html` / `.htm` of a built site) below the root, as `/`-separated relative paths in code point order. */
 async function findSources(
   root: string,
   report: (file: string, problem: LineProblem) => void,
@@ -225,7 +245,7 @@ async function findSources(
         }
       }
       if (isDirectory) subfolders.push(relativePath);
-      else if (isFile && entry.name.endsWith('.md')) found.push(relativePath);
+      else if (isFile && (entry.name.endsWith('.md') || isHtmlSource(entry.name))) found.push(relativePath);
       else if (isFile && MISNAMED_MARKDOWN.test(entry.name))
         report(relativePath, {
           line: null,
@@ -360,7 +380,11 @@ export async function readUnread(
   for (const file of toRead) {
     const now = readSourceFile(content.root, file.sourcePath, () => undefined, settleMs);
     if (now === null || now.digest !== file.digest)
-      return readContent(content.root, { ...options, known: undefined });
+      return readContent(content.root, {
+        ...options,
+        htmlBodySelector: content.htmlBodySelector ?? undefined,
+        known: undefined,
+      });
     read.push(now);
   }
   const taken = new Set(toRead);

@@ -68,6 +68,13 @@ export interface Page extends PageMetadata {
   linkListAnchors: (string | null)[];
   /** The whole front matter, for templates that need more keys. */
   frontMatter: Record<string, unknown>;
+  /** The page's language as its HTML says (`<html lang>`), when it says one. */
+  lang?: string;
+  /**
+   * The schema.org JSON-LD objects a built HTML page carries (valid JSON, at most
+   * MAX_JSON_LD_LENGTH characters in all), returned with its search results.
+   */
+  schemaOrg?: Record<string, unknown>[];
 }
 
 /** Company details from the content folder's `_site.yaml`. */

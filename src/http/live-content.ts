@@ -267,7 +267,7 @@ export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
  * `unlessHash` matched.
  */
 export async function loadContent(
-  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'> & Partial<Pick<Config, 'contentHtmlBody'>>,
   logger: Logger,
   options: LoadContentOptions = {},
 ): Promise<LoadedContent | null> {
@@ -308,7 +308,7 @@ function startsAhead(config: Pick<Config, 'dataDir'>, options: LoadContentOption
 }
 
 async function load(
-  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+  config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'> & Partial<Pick<Config, 'contentHtmlBody'>>,
   logger: Logger,
   options: LoadContentOptions,
   takeWorker: () => GenerationWorker,
@@ -342,12 +342,18 @@ async function load(
         snapshotFile,
         contentSnapshotKey,
         'contentHash',
-        { known: kept, minBytes: options.readBesideSnapshotFrom, stampSettleMs: options.stampSettleMs },
+        {
+          known: kept,
+          minBytes: options.readBesideSnapshotFrom,
+          stampSettleMs: options.stampSettleMs,
+          htmlBodySelector: config.contentHtmlBody ?? undefined,
+        },
       )
     : null;
   let files: ContentFiles | null = beside
     ? null
     : await readContent(config.contentDir, {
+        htmlBodySelector: config.contentHtmlBody ?? undefined,
         onListed,
         known,
         stampSettleMs: options.stampSettleMs,
@@ -846,7 +852,8 @@ export class ContentReloader {
   #closed = false;
 
   constructor(
-    private readonly config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'>,
+    private readonly config: Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'> &
+      Partial<Pick<Config, 'contentHtmlBody'>>,
     private readonly logger: Logger,
     private readonly content: LiveContent,
     contentHash: string,

@@ -43,6 +43,8 @@ export interface ReadBesideOptions {
   minBytes?: number;
   /** See ReadOptions.stampSettleMs. */
   stampSettleMs?: number;
+  /** See ReadOptions.htmlBodySelector. */
+  htmlBodySelector?: string;
 }
 
 /**
@@ -55,7 +57,12 @@ export async function readBesideSnapshot<T>(
   snapshotFile: string,
   keyOf: (contentHash: string) => SnapshotKey,
   hashField: string,
-  { known = null, minBytes = OVERLAP_MIN_SNAPSHOT_BYTES, stampSettleMs }: ReadBesideOptions = {},
+  {
+    known = null,
+    minBytes = OVERLAP_MIN_SNAPSHOT_BYTES,
+    stampSettleMs,
+    htmlBodySelector,
+  }: ReadBesideOptions = {},
 ): Promise<ReadBesideSnapshot<T> | null> {
   const started = performance.now();
   // On one core the two reads would only take turns.
@@ -65,7 +72,11 @@ export async function readBesideSnapshot<T>(
   } catch {
     return null;
   }
-  const reading = readContentInWorker(contentDir, { known: known?.files, stampSettleMs }, known?.contentHash);
+  const reading = readContentInWorker(
+    contentDir,
+    { known: known?.files, stampSettleMs, htmlBodySelector },
+    known?.contentHash,
+  );
   let readMs = 0;
   reading.summary.then(
     () => (readMs = performance.now() - started),
