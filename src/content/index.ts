@@ -25,7 +25,7 @@ export {
   type RenderOptions,
 } from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
-export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
+export { absoluteUrl, encodePagePath, isHtmlSource, urlForHtmlSourcePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
 export {
   defaultWorkerCount,
