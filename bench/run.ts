@@ -12,6 +12,8 @@
  * 6. Typing: each docs corpus as its own site, titles typed in full, cut mid-word, with one typo,
  *    and descriptions asked as questions; Frontdoor's /ask answer beside MiniSearch set up as
  *    VitePress does and Pagefind (bench/typing.ts).
+ * 7. Built HTML sites (MkDocs, Hugo output; scripts/build-html-sites.sh builds them): known-item
+ *    questions, typing forms, chrome in snippets, links, cold indexing (bench/html-sites.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -21,6 +23,7 @@
  * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
  * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date),
  * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300),
+ * FRONTDOOR_BENCH_HTML=0 (skip part 7),
  * FRONTDOOR_BENCH_ONLY=4 or =3,5 (run only these parts; 3 includes 3b and 3c; the summary lists
  * the targets of the parts run).
  */
@@ -63,6 +66,7 @@ import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
 import type { TypingBenchResult } from './typing.js';
 import { runTypingBench, typingTables } from './typing.js';
+import { htmlSitesTables, htmlSitesTargets, runHtmlSitesBench, type HtmlBenchResult } from './html-sites.js';
 
 const MB = 1024 * 1024;
 
@@ -153,8 +157,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 6)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 6, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 7)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 7, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -691,19 +695,37 @@ async function main(): Promise<void> {
     out.typing = typing instanceof Error ? { error: typing.message } : typing;
   }
 
+  // ---- Part 7: built HTML sites.
+  let htmlSites: HtmlBenchResult | Error | null = null;
+  if (runsPart(7) && process.env.FRONTDOOR_BENCH_HTML !== '0') {
+    console.log(`\n== 7. Built HTML sites as content (${loadNote('htmlSites')})`);
+    try {
+      htmlSites = await runHtmlSitesBench();
+      console.log(htmlSitesTables(htmlSites));
+    } catch (error) {
+      htmlSites = asError(error);
+      console.log(`built HTML bench failed: ${htmlSites.message}`);
+      process.exitCode = 1;
+    }
+    out.htmlSites = htmlSites instanceof Error ? { error: htmlSites.message } : htmlSites;
+  }
+
   // ---- Summary.
-  const targets = targetRows({
-    quality: quality && quality.engines,
-    cranfieldSpeed: cranSpeed,
-    docsSpeed: docSpeed,
-    cranfieldHeadToHead: cranVsMini,
-    docsHeadToHead: docsVsMini,
-    askInProcess,
-    pipeline,
-    server,
-    http,
-    typing,
-  });
+  const targets = [
+    ...targetRows({
+      quality: quality && quality.engines,
+      cranfieldSpeed: cranSpeed,
+      docsSpeed: docSpeed,
+      cranfieldHeadToHead: cranVsMini,
+      docsHeadToHead: docsVsMini,
+      askInProcess,
+      pipeline,
+      server,
+      http,
+      typing,
+    }),
+    ...(htmlSites && !(htmlSites instanceof Error) ? htmlSitesTargets(htmlSites) : []),
+  ];
   out.targets = targets;
   console.log(`\n== Targets (${loadNote('end')}; latency verdicts are on wall clock, CPU time in the notes)`);
   console.log(targetTable(targets));

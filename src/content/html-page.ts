@@ -303,11 +303,14 @@ export function extractHtml(
   options: HtmlOptions,
   report: (problem: LineProblem) => void,
 ): HtmlExtraction {
-  const parseErrors: { code: string; line: number }[] = [];
-  const document = parse(html, {
-    onParseError: (error) => parseErrors.push({ code: error.code, line: error.startLine }),
-  });
-  reportParseErrors(parseErrors, report);
+  const document = parse(html);
+  if (mayBeBroken(html)) {
+    // Again with error reporting, which makes parse5 record every node's source location (a
+    // third of a page's parsing time): only for files that do not end as a whole document does.
+    const parseErrors: { code: string; line: number }[] = [];
+    parse(html, { onParseError: (error) => parseErrors.push({ code: error.code, line: error.startLine }) });
+    reportParseErrors(parseErrors, report);
+  }
 
   const head = readHead(document, pagePath, report);
   const root = contentRoots(document, options, report);
@@ -328,6 +331,17 @@ export function extractHtml(
     ids: head.ids,
     links: body.links,
   };
+}
+
+/**
+ * Whether the markup may be cut off or swallowed: it does not end with `</html>`, or a comment is
+ * left open. Generators end every page with `</html>`; a file cut short (a failed upload, a full
+ * disk) or an unclosed comment or tag, the breakages that hide part of a page, fail this test.
+ */
+function mayBeBroken(html: string): boolean {
+  if (!/<\/html>\s*$/i.test(html.slice(-4096))) return true;
+  const opened = html.split('<!--').length;
+  return opened > 1 && opened > html.split('-->').length;
 }
 
 /**

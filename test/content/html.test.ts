@@ -276,13 +276,22 @@ describe('built HTML: schema.org JSON-LD', () => {
 describe('built HTML: broken markup', () => {
   it('is read as a browser reads it, reported with file and reason, and never stops the load', async () => {
     const { site, problems } = await load('broken');
-    expect(site.pages.map((p) => p.sourcePath)).toEqual(['empty.html', 'truncated.html', 'unclosed.html']);
+    expect(site.pages.map((p) => p.sourcePath)).toEqual([
+      'comment.html',
+      'empty.html',
+      'truncated.html',
+      'unclosed.html',
+    ]);
     expect(problems.map((p) => `${p.file}: ${p.severity}: ${p.message.replace(/\(.*\)/, '(…)')}`)).toEqual([
+      'comment.html: warning: the HTML is malformed (…); it was read as a browser reads it, check that the page shows what you meant',
       'fragment.html: warning: not indexed: the HTML has no <title> and no <h1>; add one of them',
       'plain.html: warning: not indexed: the HTML has no <title> and no <h1>; add one of them',
       'truncated.html: warning: the HTML is malformed (…); it was read as a browser reads it, check that the page shows what you meant',
     ]);
-    expect(problems[2]!.message).toContain('eof-in-tag');
+    expect([problems[0]!.line, problems[0]!.message]).toEqual([6, expect.stringContaining('eof-in-comment')]); // where the file ends, inside the comment;
+    expect(problems[3]!.message).toContain('eof-in-tag');
+    // What a browser hides inside the open comment is not text.
+    expect(page(site, '/comment.html').passages.map((p) => p.text)).toEqual(['Visible text.']);
     // An unclosed <h2> holds what follows it, as in a browser.
     expect(page(site, '/unclosed.html').headings[0]!.text).toBe(
       'First part Text in a paragraph that never closes cell one cell two',

@@ -1,0 +1,491 @@
+/**
+ * Built static sites as content (issue 31, part 1): the output of real generators, loaded by
+ * `loadSite` from their HTML, searched by Frontdoor's /ask beside the peers as a docs site sets
+ * them up, on the same HTML.
+ *
+ * Sites (built by `scripts/build-html-sites.sh` into bench/html-sites/, git-ignored):
+ * - mkdocs-owasp: MkDocs (Debian's mkdocs, its "mkdocs" theme) over the OWASP cheat sheets;
+ * - hugo-tldr: Hugo (Debian's hugo, a small theme with header, sidebar, breadcrumb, cookie banner
+ *   and footer: scripts/html-sites/hugo/) over the tldr pages.
+ *
+ * Measured per site:
+ * - known-item questions written as visitors type them (bench/html-questions/<site>.tsv, ≥ 60 per
+ *   site): success@1, success@3, MRR@10, for Frontdoor (/ask answer), MiniSearch as VitePress sets
+ *   it up (sections cut from each page's main content at its anchored headings, as VitePress cuts
+ *   its own pages) and Pagefind indexing each built HTML file as it is (its defaults);
+ * - the typing forms of bench/typing.ts (full title, mid-word, one typo, description question);
+ * - navigation and footer text in Frontdoor's snippets: 4-word runs of the text of every page's
+ *   nav, header, footer, aside and cookie banner that occur on at least half of the pages (the
+ *   site's chrome), minus those inside a page title; a snippet holding one counts as a leak;
+ * - every result and section URL of every answer: a file the static host serves, and for a
+ *   `#fragment` an element id (or `<a name>`) in that file;
+ * - cold indexing: a fresh process loads a folder of 1,000 of hugo-tldr's pages and builds the ask
+ *   index (no snapshot, no cache); and each whole site the same way.
+ *
+ * `npx tsx bench/html-sites.ts` runs it alone; `npm run bench` runs it as part 7.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, serialize, type DefaultTreeAdapterTypes } from 'parse5';
+
+import type { Page, Site } from '../src/content/index.js';
+import { loadSite } from '../src/content/index.js';
+import { createAskService } from '../src/nlweb/index.js';
+import type { AskResult } from '../src/contract/index.js';
+import { f4, table, type TargetRow } from './report.js';
+import {
+  FORMS,
+  pagefindOver,
+  scoreEngine,
+  typingCases,
+  vitePressMiniSearchOver,
+  vitePressSections,
+  type FormScore,
+  type TypingEngine,
+} from './typing.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const HTML_SITES_DIR = path.join(here, 'html-sites');
+const QUESTIONS_DIR = path.join(here, 'html-questions');
+
+/** The issue's targets. */
+export const HTML_TARGETS = { success3: 0.85, coldMs: 5000, coldPages: 1000 };
+
+interface SiteSpec {
+  name: string;
+  generator: string;
+  /** tldr: every platform's page of a command is a copy (same title); the others are unique. */
+  copiesByTitle: boolean;
+}
+
+const SITES: SiteSpec[] = [
+  {
+    name: 'mkdocs-owasp',
+    generator: 'MkDocs 1.4 (mkdocs theme) over the OWASP cheat sheets',
+    copiesByTitle: false,
+  },
+  { name: 'hugo-tldr', generator: 'Hugo 0.111 (own small theme) over the tldr pages', copiesByTitle: true },
+];
+
+export interface QuestionScore {
+  engine: string;
+  questions: number;
+  success1: number;
+  success3: number;
+  mrr10: number;
+  misses: string[];
+}
+
+export interface HtmlSiteResult {
+  site: string;
+  generator: string;
+  pages: number;
+  files: number;
+  questions: QuestionScore[];
+  typing: { engine: string; forms: FormScore[] }[];
+  chromeRuns: number;
+  snippetsChecked: number;
+  chromeLeaks: string[];
+  urlsChecked: number;
+  unresolved: string[];
+  coldMs: number;
+}
+
+export interface HtmlBenchResult {
+  sites: HtmlSiteResult[];
+  cold1000: { pages: number; ms: number };
+}
+
+// ---- The built files.
+
+type Element = DefaultTreeAdapterTypes.Element;
+type Node = DefaultTreeAdapterTypes.Node;
+
+const isElement = (node: Node): node is Element => 'tagName' in node;
+const attr = (element: Element, name: string) => element.attrs.find((a) => a.name === name)?.value ?? null;
+
+function findFirst(node: Node, test: (e: Element) => boolean): Element | null {
+  if (isElement(node) && test(node)) return node;
+  if (!('childNodes' in node)) return null;
+  for (const child of node.childNodes) {
+    const found = findFirst(child, test);
+    if (found) return found;
+  }
+  return null;
+}
+
+function findAll(node: Node, test: (e: Element) => boolean, out: Element[] = []): Element[] {
+  if (isElement(node) && test(node)) {
+    out.push(node);
+    return out;
+  }
+  if ('childNodes' in node) for (const child of node.childNodes) findAll(child, test, out);
+  return out;
+}
+
+function textOf(node: Node): string {
+  if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value;
+  if (!isElement(node) || ['script', 'style', 'template'].includes(node.tagName)) return '';
+  return node.childNodes.map(textOf).join(' ');
+}
+
+/** The file a static host serves for a URL path, or null. */
+function fileFor(root: string, urlPath: string): string | null {
+  const candidates = urlPath.endsWith('/') ? [`${urlPath}index.html`] : [urlPath, `${urlPath}.html`];
+  for (const candidate of candidates) {
+    const file = path.join(root, candidate);
+    if (existsSync(file) && !file.endsWith('/')) return file;
+  }
+  return null;
+}
+
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const runsOf = (text: string, n = 4): string[] => {
+  const w = words(text);
+  const out: string[] = [];
+  for (let i = 0; i + n <= w.length; i++) out.push(w.slice(i, i + n).join(' '));
+  return out;
+};
+
+/** The chrome's 4-word runs: in nav/header/footer/aside/cookie banners of ≥ half the pages, not inside a title. */
+function chromeRuns(documents: DefaultTreeAdapterTypes.Document[], titles: readonly string[]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const document of documents) {
+    const chrome = findAll(
+      document,
+      (e) => CHROME_TAGS.has(e.tagName) || /cookie|sidebar/i.test(attr(e, 'class') ?? ''),
+    );
+    const runs = new Set(chrome.flatMap((e) => runsOf(textOf(e))));
+    for (const run of runs) seen.set(run, (seen.get(run) ?? 0) + 1);
+  }
+  const inTitles = new Set(titles.flatMap((t) => runsOf(t)));
+  return new Set(
+    [...seen].filter(([run, n]) => n >= documents.length / 2 && !inTitles.has(run)).map(([run]) => run),
+  );
+}
+
+// ---- Engines on the built HTML.
+
+function frontdoorAnswers(site: Site) {
+  const service = createAskService(site, 'http://bench.invalid', { cacheSize: 0 });
+  const results = (text: string): AskResult[] =>
+    service
+      .answer({ text, maxResults: 10, conversationId: null }, 'html-bench')
+      .content.flatMap((item) =>
+        item.type === 'resource' ? [item.resource.data as unknown as AskResult] : [],
+      );
+  const engine: TypingEngine = {
+    name: 'Frontdoor (/ask answer)',
+    search: (text) => Promise.resolve(results(text).map((r) => decodeURIComponent(new URL(r.url).pathname))),
+  };
+  return { engine, results };
+}
+
+// ---- Questions.
+
+interface Question {
+  text: string;
+  target: string;
+}
+
+function loadHtmlQuestions(name: string): Question[] {
+  return readFileSync(path.join(QUESTIONS_DIR, `${name}.tsv`), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [text, target] = line.split('\t');
+      if (!text || !target) throw new Error(`${name}.tsv: "${line}" is not "question<TAB>path"`);
+      return { text, target };
+    });
+}
+
+async function scoreQuestions(
+  engine: TypingEngine,
+  questions: readonly Question[],
+  accepted: (target: string) => ReadonlySet<string>,
+): Promise<QuestionScore> {
+  let s1 = 0;
+  let s3 = 0;
+  let mrr = 0;
+  const misses: string[] = [];
+  for (const q of questions) {
+    const shown = (await engine.search(q.text)).slice(0, 10);
+    const ok = accepted(q.target);
+    const rank = shown.findIndex((url) => ok.has(url));
+    if (rank === 0) s1++;
+    if (rank >= 0 && rank < 3) s3++;
+    else misses.push(`${q.text} → ${q.target} (got ${shown.slice(0, 3).join(', ') || 'nothing'})`);
+    if (rank >= 0) mrr += 1 / (rank + 1);
+  }
+  const n = questions.length;
+  return { engine: engine.name, questions: n, success1: s1 / n, success3: s3 / n, mrr10: mrr / n, misses };
+}
+
+// ---- Cold indexing in a fresh process.
+
+/** Loads `dir` and builds the ask index in a fresh process (no snapshot): its wall time. */
+function coldIndex(dir: string): { pages: number; ms: number } {
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), '--cold', dir],
+    {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { pages: number; ms: number };
+}
+
+async function coldChild(dir: string): Promise<void> {
+  const started = performance.now();
+  const { site } = await loadSite(dir);
+  createAskService(site, 'http://bench.invalid');
+  console.log(JSON.stringify({ pages: site.pages.length, ms: performance.now() - started }));
+}
+
+/** A folder holding the first `count` pages of a built site (in path order) and nothing else. */
+function firstPages(site: Site, root: string, count: number): string {
+  const dir = path.join(tmpdir(), `frontdoor-html-cold-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  for (const page of site.pages.slice(0, count)) {
+    const target = path.join(dir, page.sourcePath);
+    mkdirSync(path.dirname(target), { recursive: true });
+    cpSync(path.join(root, page.sourcePath), target);
+  }
+  return dir;
+}
+
+// ---- Running.
+
+async function runSite(spec: SiteSpec): Promise<HtmlSiteResult> {
+  const root = path.join(HTML_SITES_DIR, spec.name);
+  if (!existsSync(root)) throw new Error(`${root} is missing: run scripts/build-html-sites.sh first`);
+  const { site } = await loadSite(root);
+  const byTitle = new Map<string, string[]>();
+  for (const page of site.pages) byTitle.set(page.title, [...(byTitle.get(page.title) ?? []), page.url]);
+  const accepted = (target: string): ReadonlySet<string> => {
+    const page = site.byUrl.get(target);
+    if (!page) throw new Error(`${spec.name}: the question's page ${target} is not a page of the site`);
+    return new Set(spec.copiesByTitle ? byTitle.get(page.title)! : [target]);
+  };
+
+  // The built files, parsed once for the peers and the checks.
+  const documents = new Map<Page, DefaultTreeAdapterTypes.Document>();
+  for (const page of site.pages)
+    documents.set(page, parse(readFileSync(path.join(root, page.sourcePath), 'utf8')));
+
+  const sections = site.pages.flatMap((page) => {
+    const document = documents.get(page)!;
+    const main =
+      findFirst(document, (e) => e.tagName === 'main' || attr(e, 'role') === 'main') ??
+      findFirst(document, (e) => e.tagName === 'body')!;
+    // The page's own h1 is the title vitePressSections puts first.
+    const html = serialize(main).replace(/<h1[^>]*>[\s\S]*?<\/h1>/, '');
+    return vitePressSections(page, html);
+  });
+  const frontdoor = frontdoorAnswers(site);
+  const builders: Array<() => Promise<TypingEngine> | TypingEngine> = [
+    () => frontdoor.engine,
+    () => vitePressMiniSearchOver(sections),
+    () =>
+      pagefindOver(
+        site.pages.map((page) => ({
+          url: page.url,
+          content: readFileSync(path.join(root, page.sourcePath), 'utf8'),
+        })),
+      ),
+  ];
+  const questions = loadHtmlQuestions(spec.name);
+  const cases = typingCases(site, false, 300).map((c) => ({ ...c, accepted: accepted(c.target) }));
+  const questionScores: QuestionScore[] = [];
+  const typing: HtmlSiteResult['typing'] = [];
+  for (const build of builders) {
+    const engine = await build();
+    try {
+      questionScores.push(await scoreQuestions(engine, questions, accepted));
+      typing.push({ engine: engine.name, forms: await scoreEngine(engine, cases) });
+    } finally {
+      await engine.close?.();
+    }
+  }
+
+  // Chrome in snippets, and every link resolving, over every answer Frontdoor gave.
+  const chrome = chromeRuns(
+    [...documents.values()],
+    site.pages.map((p) => p.title),
+  );
+  const leaks: string[] = [];
+  const unresolved: string[] = [];
+  let snippets = 0;
+  let urls = 0;
+  const idsOf = new Map<string, Set<string>>();
+  for (const query of [...questions.map((q) => q.text), ...cases.map((c) => c.query)]) {
+    for (const result of frontdoor.results(query)) {
+      for (const snippet of [result.description, ...result.sections.map((s) => s.description)]) {
+        snippets++;
+        const leak = runsOf(snippet).find((run) => chrome.has(run));
+        if (leak !== undefined) leaks.push(`${query}: "${leak}" in "${snippet}"`);
+      }
+      for (const link of [result.url, ...result.sections.map((s) => s.url)]) {
+        urls++;
+        const url = new URL(link);
+        const file = fileFor(root, decodeURIComponent(url.pathname));
+        if (file === null) {
+          unresolved.push(`${link}: no file`);
+          continue;
+        }
+        if (!url.hash) continue;
+        let ids = idsOf.get(file);
+        if (!ids) {
+          ids = new Set(
+            [...readFileSync(file, 'utf8').matchAll(/\s(?:id|name)=["']?([^"'\s>]+)/g)].map((m) => m[1]!),
+          );
+          idsOf.set(file, ids);
+        }
+        if (!ids.has(decodeURIComponent(url.hash.slice(1)))) unresolved.push(`${link}: no such id`);
+      }
+    }
+  }
+  const files = Number(
+    execFileSync('find', [root, '-name', '*.html'], { encoding: 'utf8' }).split('\n').length - 1,
+  );
+  return {
+    site: spec.name,
+    generator: spec.generator,
+    pages: site.pages.length,
+    files,
+    questions: questionScores,
+    typing,
+    chromeRuns: chrome.size,
+    snippetsChecked: snippets,
+    chromeLeaks: leaks,
+    urlsChecked: urls,
+    unresolved,
+    coldMs: coldIndex(root).ms,
+  };
+}
+
+export async function runHtmlSitesBench(): Promise<HtmlBenchResult> {
+  const sites: HtmlSiteResult[] = [];
+  for (const spec of SITES) sites.push(await runSite(spec));
+  const tldrRoot = path.join(HTML_SITES_DIR, 'hugo-tldr');
+  const { site } = await loadSite(tldrRoot);
+  const dir = firstPages(site, tldrRoot, HTML_TARGETS.coldPages);
+  try {
+    return { sites, cold1000: coldIndex(dir) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- Report.
+
+export function htmlSitesTables(result: HtmlBenchResult): string {
+  const out: string[] = [];
+  for (const site of result.sites) {
+    out.push(
+      `${site.site}: ${site.generator}; ${site.files} HTML files, ${site.pages} pages indexed; cold load + index ${(site.coldMs / 1000).toFixed(2)} s`,
+    );
+    out.push(
+      table(
+        ['engine', 'questions', 's@1', 's@3', 'MRR@10'],
+        site.questions.map((q) => [
+          q.engine,
+          String(q.questions),
+          f4(q.success1),
+          f4(q.success3),
+          f4(q.mrr10),
+        ]),
+      ),
+    );
+    out.push(
+      table(
+        ['typing form', ...site.typing.map((t) => `${t.engine} s@3`)],
+        FORMS.map((form, i) => [
+          `${form} (${site.typing[0]!.forms[i]!.queries})`,
+          ...site.typing.map((t) => f4(t.forms[i]!.success3)),
+        ]),
+      ),
+    );
+    out.push(
+      `  chrome: ${site.chromeRuns} sitewide 4-word runs; ${site.chromeLeaks.length} of ${site.snippetsChecked} snippets hold one` +
+        (site.chromeLeaks.length > 0 ? ` (e.g. ${site.chromeLeaks.slice(0, 2).join('; ')})` : ''),
+    );
+    out.push(
+      `  links: ${site.unresolved.length} of ${site.urlsChecked} result and section URLs do not resolve to a file and id` +
+        (site.unresolved.length > 0 ? ` (e.g. ${site.unresolved.slice(0, 3).join('; ')})` : ''),
+    );
+    const ours = site.questions[0]!;
+    if (ours.misses.length > 0) out.push(`  Frontdoor's misses: ${ours.misses.join(' | ')}`);
+    out.push('');
+  }
+  out.push(
+    `Cold: ${result.cold1000.pages} HTML pages of hugo-tldr loaded and indexed in a fresh process in ${(result.cold1000.ms / 1000).toFixed(2)} s`,
+  );
+  return out.join('\n');
+}
+
+export function htmlSitesTargets(result: HtmlBenchResult): TargetRow[] {
+  const rows: TargetRow[] = [];
+  for (const site of result.sites) {
+    const [ours, ...peers] = site.questions;
+    const bestPeer = Math.max(...peers.map((p) => p.success3));
+    rows.push({
+      target: `${site.site} questions: success@3 ≥ ${HTML_TARGETS.success3} and ahead of the peers`,
+      measured: f4(ours!.success3),
+      pass: ours!.success3 >= HTML_TARGETS.success3 && ours!.success3 > bestPeer,
+      note: peers.map((p) => `${p.engine} ${f4(p.success3)}`).join(', '),
+    });
+    rows.push({
+      target: `${site.site}: no navigation or footer text in any snippet`,
+      measured: `${site.chromeLeaks.length} / ${site.snippetsChecked}`,
+      pass: site.chromeLeaks.length === 0,
+      note: `${site.chromeRuns} chrome runs`,
+    });
+    rows.push({
+      target: `${site.site}: every result and section URL resolves to a file and an id`,
+      measured: `${site.unresolved.length} unresolved / ${site.urlsChecked}`,
+      pass: site.unresolved.length === 0,
+      note: '',
+    });
+    FORMS.slice(0, 3).forEach((form, i) => {
+      const [own, ...others] = site.typing.map((t) => t.forms[i]!.success3);
+      rows.push({
+        target: `${site.site} typing, ${form}: success@3 ≥ the best peer`,
+        measured: f4(own!),
+        pass: own! >= Math.max(...others),
+        note: site.typing
+          .slice(1)
+          .map((t) => `${t.engine} ${f4(t.forms[i]!.success3)}`)
+          .join(', '),
+      });
+    });
+  }
+  rows.push({
+    target: `${HTML_TARGETS.coldPages} HTML pages indexed from cold ≤ ${HTML_TARGETS.coldMs / 1000} s`,
+    measured: `${(result.cold1000.ms / 1000).toFixed(2)} s`,
+    pass: result.cold1000.ms <= HTML_TARGETS.coldMs,
+    note: `${result.cold1000.pages} pages, fresh process`,
+  });
+  return rows;
+}
+
+if (process.argv[2] === '--cold') await coldChild(process.argv[3]!);
+else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await runHtmlSitesBench();
+  console.log(htmlSitesTables(result));
+  const { targetTable } = await import('./report.js');
+  console.log(`\n${targetTable(htmlSitesTargets(result))}`);
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(path.join(here, 'results', 'html-sites.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
