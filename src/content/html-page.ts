@@ -48,8 +48,12 @@ export interface HtmlSection {
   links: number;
 }
 
-export interface HtmlExtraction {
+/** What the whole document says about the page, beside its text (its head, JSON-LD, ids, dates). */
+export interface HtmlHead {
+  /** `<title>` as written. */
   title: string | null;
+  /** og:site_name or application-name. */
+  siteName: string | null;
   description: string | null;
   datePublished: string | null;
   dateModified: string | null;
@@ -60,10 +64,15 @@ export interface HtmlExtraction {
   /** Target of a meta-refresh redirect stub (resolved against the page's path), else null. */
   redirectTo: string | null;
   jsonLd: Record<string, unknown>[];
-  headings: Heading[];
-  sections: HtmlSection[];
   /** Every element id (and `<a name>`) in the document. */
   ids: Set<string>;
+}
+
+export interface HtmlExtraction extends Omit<HtmlHead, 'siteName'> {
+  /** The title without the site's name (pageTitle). */
+  title: string | null;
+  headings: Heading[];
+  sections: HtmlSection[];
   /** Local link targets, resolved to decoded site paths without query or fragment. */
   links: string[];
 }
@@ -315,20 +324,12 @@ export function extractHtml(
   const head = readHead(document, pagePath, report);
   const root = contentRoots(document, options, report);
   const body = readBody(root, head.ids, pagePath);
-  const firstH1 = body.h1;
+  const { siteName, ...rest } = head;
   return {
-    title: pageTitle(head.title, firstH1, head.siteName),
-    description: head.description,
-    datePublished: head.datePublished,
-    dateModified: head.dateModified,
-    lang: head.lang,
-    canonicalPath: head.canonicalPath,
-    noindex: head.noindex,
-    redirectTo: head.redirectTo,
-    jsonLd: head.jsonLd,
+    ...rest,
+    title: pageTitle(head.title, body.h1, siteName),
     headings: body.headings,
     sections: body.sections,
-    ids: head.ids,
     links: body.links,
   };
 }
@@ -377,20 +378,6 @@ function reportParseErrors(errors: { code: string; line: number }[], report: (pr
   });
 }
 
-interface HeadFacts {
-  title: string | null;
-  siteName: string | null;
-  description: string | null;
-  datePublished: string | null;
-  dateModified: string | null;
-  lang: string | null;
-  canonicalPath: string | null;
-  noindex: boolean;
-  redirectTo: string | null;
-  jsonLd: Record<string, unknown>[];
-  ids: Set<string>;
-}
-
 const MODIFIED_CLASS_RE = /last-?updated|last-?mod|modified|updated/i;
 const PUBLISHED_CLASS_RE = /published|post-?date|pubdate/i;
 
@@ -399,8 +386,8 @@ function readHead(
   document: DefaultTreeAdapterTypes.Document,
   pagePath: string,
   report: (problem: LineProblem) => void,
-): HeadFacts {
-  const facts: HeadFacts = {
+): HtmlHead {
+  const facts: HtmlHead = {
     title: null,
     siteName: null,
     description: null,
