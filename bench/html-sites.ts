@@ -15,7 +15,8 @@
  *   its own pages) and Pagefind indexing each built HTML file as it is (its defaults);
  * - the typing forms of bench/typing.ts (full title, mid-word, one typo, description question);
  * - navigation and footer text in Frontdoor's snippets: 4-word runs of the text of every page's
- *   nav, header, footer, aside and cookie banner that occur on at least half of the pages (the
+ *   nav, header, footer, aside, navigation landmarks and elements classed as a navbar, menu,
+ *   sidebar, breadcrumb or cookie banner that occur on at least half of the pages (the
  *   site's chrome), minus those inside a page title; a snippet holding one counts as a leak;
  * - every result and section URL of every answer: a file the static host serves, and for a
  *   `#fragment` an element id (or `<a name>`) in that file;
@@ -174,7 +175,10 @@ function chromeRuns(documents: DefaultTreeAdapterTypes.Document[], titles: reado
   for (const document of documents) {
     const chrome = findAll(
       document,
-      (e) => CHROME_TAGS.has(e.tagName) || /cookie|sidebar/i.test(attr(e, 'class') ?? ''),
+      (e) =>
+        CHROME_TAGS.has(e.tagName) ||
+        /cookie|sidebar|navbar|menu|breadcrumb/i.test(attr(e, 'class') ?? '') ||
+        ['navigation', 'banner', 'contentinfo', 'complementary'].includes(attr(e, 'role') ?? ''),
     );
     const runs = new Set(chrome.flatMap((e) => runsOf(textOf(e))));
     for (const run of runs) seen.set(run, (seen.get(run) ?? 0) + 1);
