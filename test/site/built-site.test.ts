@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResult, NlWebResponse } from '../../src/contract/index.js';
 import { BUILT_PAGE_CSP } from '../../src/http/site-routes/built-files.js';
 import { PublishedContract } from '../support/openapi.js';
+import { contentFolder } from '../support/files.js';
 import { buildTestApp, type TestApp } from '../support/servers.js';
 
 /** The generator-style fixtures of the content loader's tests. */
@@ -117,6 +118,26 @@ describe('/ask over a built static site', () => {
         if (hash)
           expect(page.body, url).toMatch(new RegExp(`\\s(id|name)="${decodeURIComponent(hash.slice(1))}"`));
       }
+    }
+  });
+});
+
+describe('CONTENT_HTML_BODY', () => {
+  it('chooses the text the server indexes', async () => {
+    const folder = contentFolder({
+      'a.html':
+        '<title>Animals</title><body><div class="prose"><p>The zebra grazes.</p></div>' +
+        '<div class="promo"><p>The giraffe banner.</p></div></body>',
+    });
+    const app = await buildTestApp({ CONTENT_DIR: folder, CONTENT_HTML_BODY: 'div.prose' });
+    try {
+      const results = async (query: string) =>
+        (await app.app.inject({ method: 'GET', url: `/ask?query=${query}` }))
+          .json<NlWebResponse>()
+          .content.filter((item) => item.type === 'resource').length;
+      expect([await results('zebra'), await results('giraffe')]).toEqual([1, 0]);
+    } finally {
+      await app.close();
     }
   });
 });
