@@ -237,6 +237,12 @@ interface SimpleSelector {
   attrs: { name: string; value: string | null }[];
 }
 
+/** The problem with a CONTENT_HTML_BODY selector, or null when it can be read. */
+export function selectorProblem(list: string): string | null {
+  const selectors = parseSelectors(list);
+  return typeof selectors === 'string' ? `CONTENT_HTML_BODY: ${selectors}; it is not used` : null;
+}
+
 /** The selectors of `list` (comma-separated), or a message saying what is wrong with it. */
 export function parseSelectors(list: string): SimpleSelector[] | string {
   const out: SimpleSelector[] = [];
@@ -322,7 +328,7 @@ export function extractHtml(
   }
 
   const head = readHead(document, pagePath, report);
-  const root = contentRoots(document, options, report);
+  const root = contentRoots(document, options);
   const body = readBody(root, head.ids, pagePath);
   const { siteName, ...rest } = head;
   return {
@@ -563,18 +569,13 @@ function escapeRegExp(text: string): string {
 }
 
 /** Where the page's text is, most explicit first; the body when nothing marks it. */
-function contentRoots(
-  document: DefaultTreeAdapterTypes.Document,
-  options: HtmlOptions,
-  report: (problem: LineProblem) => void,
-): Element[] {
+function contentRoots(document: DefaultTreeAdapterTypes.Document, options: HtmlOptions): Element[] {
   const marked = findAll(document, (e) => attr(e, 'data-frontdoor-body') !== null);
   if (marked.length > 0) return marked;
   if (options.bodySelector) {
+    // A selector it cannot read is reported once for the site, by the loader (selectorProblem).
     const selectors = parseSelectors(options.bodySelector);
-    if (typeof selectors === 'string')
-      report({ line: null, message: `CONTENT_HTML_BODY: ${selectors}`, severity: 'error' });
-    else {
+    if (typeof selectors !== 'string') {
       const found = findAll(document, (e) => selectors.some((s) => matches(e, s)));
       if (found.length > 0) return found;
     }

@@ -21,8 +21,10 @@ import {
   type ReadOptions,
   type UnreadFile,
 } from './read.js';
+import { selectorProblem } from './html-page.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
+import { isHtmlSource } from './urls.js';
 
 export {
   CONTENT_MODEL_VERSION,
@@ -167,6 +169,10 @@ function assembleSite(
     return { site: { info, pages: [], byUrl: new Map() }, problems, files };
   }
   const pages = dropDuplicateUrls(builtPages, report);
+  const selector = content.htmlBodySelector;
+  const badSelector = selector === null ? null : selectorProblem(selector);
+  if (badSelector !== null && content.sourcePaths.some(isHtmlSource))
+    report('.', { line: null, message: badSelector, severity: 'error' });
 
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   const home = byUrl.get('/');

@@ -190,13 +190,23 @@ describe('built HTML: the text is the main content only', () => {
     expect(byMain.passages.map((p) => p.text)).toEqual(['Main text. Prose text.']);
   });
 
-  it('reports a selector it cannot read', async () => {
-    const { problems } = await loadSite(contentFolder({ 'a.html': '<title>T</title><main>x</main>' }), {
-      htmlBodySelector: 'main > p',
-    });
-    expect(problems.map((p) => p.message)).toContainEqual(
-      expect.stringContaining('"main > p" is not a selector'),
+  it('reports a selector it cannot read once for the site, and reads the pages without it', async () => {
+    const { site, problems } = await loadSite(
+      contentFolder({
+        'a.html': '<title>A</title><main>a</main>',
+        'b.html': '<title>B</title><main>b</main>',
+      }),
+      { htmlBodySelector: 'main > p' },
     );
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([
+      {
+        file: '.',
+        line: null,
+        severity: 'error',
+        message: expect.stringMatching(/^CONTENT_HTML_BODY: "main > p" is not a selector/),
+      },
+    ]);
+    expect(site.pages.map((p) => p.passages[0]!.text)).toEqual(['a', 'b']);
   });
 });
 
