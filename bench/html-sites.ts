@@ -17,11 +17,13 @@
  * - navigation and footer text in Frontdoor's snippets: 4-word runs of the text of every page's
  *   nav, header, footer, aside, navigation landmarks and elements classed as a navbar, menu,
  *   sidebar, breadcrumb or cookie banner that occur on at least half of the pages (the
- *   site's chrome), minus those inside a page title; a snippet holding one counts as a leak;
+ *   site's chrome), minus those any page's main element says itself; a snippet holding one counts
+ *   as a leak;
  * - every result and section URL of every answer: a file the static host serves, and for a
  *   `#fragment` an element id (or `<a name>`) in that file;
- * - cold indexing: a fresh process loads a folder of 1,000 of hugo-tldr's pages and builds the ask
- *   index (no snapshot, no cache); and each whole site the same way.
+ * - cold indexing: `frontdoor serve` (dist/ when up to date) started on each whole site and,
+ *   three times (the median counts), on a folder of 1,000 of hugo-tldr's pages, with an empty
+ *   DATA_DIR: its logged start-up (read, parse, index) and spawn to first answer.
  *
  * `npx tsx bench/html-sites.ts` runs it alone; `npm run bench` runs it as part 7.
  */
@@ -140,13 +142,6 @@ function findAll(node: Node, test: (e: Element) => boolean, out: Element[] = [])
   return out;
 }
 
-/** The text nodes below a node, each on its own (a run of words never spans two links). */
-function textNodesOf(node: Node): string[] {
-  if (node.nodeName === '#text') return [(node as DefaultTreeAdapterTypes.TextNode).value];
-  if (!isElement(node) || ['script', 'style', 'template'].includes(node.tagName)) return [];
-  return node.childNodes.flatMap(textNodesOf);
-}
-
 /** The file a static host serves for a URL path, or null. */
 function fileFor(root: string, urlPath: string): string | null {
   const candidates = urlPath.endsWith('/') ? [`${urlPath}index.html`] : [urlPath, `${urlPath}.html`];
@@ -170,26 +165,38 @@ const runsOf = (text: string, n = 4): string[] => {
   return out;
 };
 
-/** The chrome's 4-word runs: in nav/header/footer/aside/cookie banners of ≥ half the pages, not inside a title. */
-function chromeRuns(documents: DefaultTreeAdapterTypes.Document[], titles: readonly string[]): Set<string> {
+const isChrome = (e: Element): boolean =>
+  CHROME_TAGS.has(e.tagName) ||
+  /cookie|sidebar|navbar|menu|breadcrumb/i.test(attr(e, 'class') ?? '') ||
+  ['navigation', 'banner', 'contentinfo', 'complementary'].includes(attr(e, 'role') ?? '');
+
+/** The text below an element, leaving out the chrome inside it. */
+function textWithoutChrome(element: Element): string {
+  const walk = (node: Node): string => {
+    if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value;
+    if (!isElement(node) || ['script', 'style', 'template'].includes(node.tagName) || isChrome(node))
+      return '';
+    return node.childNodes.map(walk).join(' ');
+  };
+  return element.childNodes.map(walk).join(' ');
+}
+
+/**
+ * The chrome's 4-word runs: in the chrome (isChrome) of at least half the pages, and in no page's
+ * main element (`<main>` or `[role=main]`, its own chrome left out), so that a navigation listing
+ * page titles does not count the words the text itself says ("see the X Cheat Sheet. Cross-Site …").
+ */
+function chromeRuns(documents: DefaultTreeAdapterTypes.Document[]): Set<string> {
   const seen = new Map<string, number>();
+  const inMain = new Set<string>();
   for (const document of documents) {
-    const chrome = findAll(
-      document,
-      (e) =>
-        CHROME_TAGS.has(e.tagName) ||
-        /cookie|sidebar|navbar|menu|breadcrumb/i.test(attr(e, 'class') ?? '') ||
-        ['navigation', 'banner', 'contentinfo', 'complementary'].includes(attr(e, 'role') ?? ''),
-    );
-    // Within one text node: a navigation that lists page titles gives runs inside one title
-    // (left out below), not runs across two, which the text may say too ("see the X Cheat Sheet.
-    // Cross-Site …").
-    const runs = new Set(chrome.flatMap((e) => textNodesOf(e).flatMap((text) => runsOf(text))));
+    const runs = new Set(findAll(document, isChrome).flatMap((e) => runsOf(textWithoutChrome(e))));
     for (const run of runs) seen.set(run, (seen.get(run) ?? 0) + 1);
+    const main = findFirst(document, (e) => e.tagName === 'main' || attr(e, 'role') === 'main');
+    if (main) for (const run of runsOf(textWithoutChrome(main))) inMain.add(run);
   }
-  const inTitles = new Set(titles.flatMap((t) => runsOf(t)));
   return new Set(
-    [...seen].filter(([run, n]) => n >= documents.length / 2 && !inTitles.has(run)).map(([run]) => run),
+    [...seen].filter(([run, n]) => n >= documents.length / 2 && !inMain.has(run)).map(([run]) => run),
   );
 }
 
@@ -415,10 +422,7 @@ async function runSite(spec: SiteSpec): Promise<HtmlSiteResult> {
   );
 
   // Chrome in snippets, and every link resolving, over every answer Frontdoor gave.
-  const chrome = chromeRuns(
-    [...documents.values()],
-    site.pages.map((p) => p.title),
-  );
+  const chrome = chromeRuns([...documents.values()]);
   const leaks: string[] = [];
   const unresolved: string[] = [];
   let snippets = 0;
