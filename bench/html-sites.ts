@@ -170,12 +170,12 @@ const isChrome = (e: Element): boolean =>
   /cookie|sidebar|navbar|menu|breadcrumb/i.test(attr(e, 'class') ?? '') ||
   ['navigation', 'banner', 'contentinfo', 'complementary'].includes(attr(e, 'role') ?? '');
 
-/** The text below an element, leaving out the chrome inside it. */
-function textWithoutChrome(element: Element): string {
+/** The text below an element; with `withoutChrome`, leaving out the chrome inside it. */
+function textBelow(element: Element, withoutChrome: boolean): string {
   const walk = (node: Node): string => {
     if (node.nodeName === '#text') return (node as DefaultTreeAdapterTypes.TextNode).value;
-    if (!isElement(node) || ['script', 'style', 'template'].includes(node.tagName) || isChrome(node))
-      return '';
+    if (!isElement(node) || ['script', 'style', 'template'].includes(node.tagName)) return '';
+    if (withoutChrome && isChrome(node)) return '';
     return node.childNodes.map(walk).join(' ');
   };
   return element.childNodes.map(walk).join(' ');
@@ -190,10 +190,10 @@ function chromeRuns(documents: DefaultTreeAdapterTypes.Document[]): Set<string> 
   const seen = new Map<string, number>();
   const inMain = new Set<string>();
   for (const document of documents) {
-    const runs = new Set(findAll(document, isChrome).flatMap((e) => runsOf(textWithoutChrome(e))));
+    const runs = new Set(findAll(document, isChrome).flatMap((e) => runsOf(textBelow(e, false))));
     for (const run of runs) seen.set(run, (seen.get(run) ?? 0) + 1);
     const main = findFirst(document, (e) => e.tagName === 'main' || attr(e, 'role') === 'main');
-    if (main) for (const run of runsOf(textWithoutChrome(main))) inMain.add(run);
+    if (main) for (const run of runsOf(textBelow(main, true))) inMain.add(run);
   }
   return new Set(
     [...seen].filter(([run, n]) => n >= documents.length / 2 && !inMain.has(run)).map(([run]) => run),
