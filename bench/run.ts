@@ -17,6 +17,8 @@
  *    (bench/compression.ts; FRONTDOOR_BENCH_COMPRESSION_ROUNDS, default 2).
  * 8. Content scaling: a page of 1,000 to 100,000 front-matter keys or identical headings loads in
  *    time linear in its size (bench/content-scaling.ts).
+ * 9. Built HTML sites (MkDocs, Hugo output; scripts/build-html-sites.sh builds them): known-item
+ *    questions, typing forms, chrome in snippets, links, cold indexing (bench/html-sites.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -26,6 +28,7 @@
  * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
  * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date),
  * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300),
+ * FRONTDOOR_BENCH_HTML=0 (skip part 9),
  * FRONTDOOR_BENCH_ONLY=4 or =3,5 (run only these parts; 3 includes 3b and 3c; the summary lists
  * the targets of the parts run).
  */
@@ -70,6 +73,7 @@ import { measurePipelineStartup, measureServerStartup } from './startup.js';
 import { repoRoot, sharedDataDir } from './paths.js';
 import type { TypingBenchResult } from './typing.js';
 import { runTypingBench, typingTables } from './typing.js';
+import { htmlSitesTables, htmlSitesTargets, runHtmlSitesBench, type HtmlBenchResult } from './html-sites.js';
 
 const MB = 1024 * 1024;
 
@@ -160,8 +164,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 8)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 8, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 9)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 9, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -782,20 +786,38 @@ async function main(): Promise<void> {
     out.contentScaling = scaling;
   }
 
+  // ---- Part 9: built HTML sites.
+  let htmlSites: HtmlBenchResult | Error | null = null;
+  if (runsPart(9) && process.env.FRONTDOOR_BENCH_HTML !== '0') {
+    console.log(`\n== 9. Built HTML sites as content (${loadNote('htmlSites')})`);
+    try {
+      htmlSites = await runHtmlSitesBench();
+      console.log(htmlSitesTables(htmlSites));
+    } catch (error) {
+      htmlSites = asError(error);
+      console.log(`built HTML bench failed: ${htmlSites.message}`);
+      process.exitCode = 1;
+    }
+    out.htmlSites = htmlSites instanceof Error ? { error: htmlSites.message } : htmlSites;
+  }
+
   // ---- Summary.
-  const targets = targetRows({
-    compression,
-    quality: quality && quality.engines,
-    cranfieldSpeed: cranSpeed,
-    docsSpeed: docSpeed,
-    cranfieldHeadToHead: cranVsMini,
-    docsHeadToHead: docsVsMini,
-    askInProcess,
-    pipeline,
-    server,
-    http,
-    typing,
-  });
+  const targets = [
+    ...targetRows({
+      compression,
+      quality: quality && quality.engines,
+      cranfieldSpeed: cranSpeed,
+      docsSpeed: docSpeed,
+      cranfieldHeadToHead: cranVsMini,
+      docsHeadToHead: docsVsMini,
+      askInProcess,
+      pipeline,
+      server,
+      http,
+      typing,
+    }),
+    ...(htmlSites && !(htmlSites instanceof Error) ? htmlSitesTargets(htmlSites) : []),
+  ];
   out.targets = targets;
   console.log(`\n== Targets (${loadNote('end')}; latency verdicts are on wall clock, CPU time in the notes)`);
   console.log(targetTable(targets));

@@ -289,7 +289,7 @@ export function frontdoorAsk(site: Site): TypingEngine {
   };
 }
 
-interface VitePressSection {
+export interface VitePressSection {
   id: string;
   title: string;
   titles: string[];
@@ -339,12 +339,17 @@ function escapeHtml(text: string): string {
 }
 
 export function vitePressMiniSearch(site: Site): TypingEngine {
+  return vitePressMiniSearchOver(site.pages.flatMap((page) => vitePressSections(page, htmlOf(page))));
+}
+
+/** MiniSearch set up as VitePress's local search, over sections already cut. */
+export function vitePressMiniSearchOver(sections: readonly VitePressSection[]): TypingEngine {
   const index = new MiniSearch<VitePressSection>({
     fields: ['title', 'titles', 'text'],
     storeFields: ['title', 'titles'],
     searchOptions: { fuzzy: 0.2, prefix: true, boost: { title: 4, text: 2, titles: 1 } },
   });
-  for (const page of site.pages) index.addAll(vitePressSections(page, htmlOf(page)));
+  index.addAll(sections);
   return {
     name: 'MiniSearch as VitePress',
     search: (text) => Promise.resolve(index.search(text).map((result) => String(result.id).split('#')[0]!)),
@@ -359,15 +364,26 @@ interface PagefindRuntime {
 
 /** Pagefind: the site indexed through its Node API, searched by its own runtime in this process. */
 export async function pagefindEngine(site: Site, lang = 'en'): Promise<TypingEngine> {
+  return pagefindOver(
+    site.pages.map((page) => ({
+      url: encodePagePath(page.url),
+      content: `<html lang="${lang}"><body><h1>${escapeHtml(page.title)}</h1>\n${htmlOf(page)}</body></html>`,
+    })),
+    lang,
+  );
+}
+
+/** Pagefind over whole HTML documents (`url` as written in an href). */
+export async function pagefindOver(
+  files: readonly { url: string; content: string }[],
+  lang = 'en',
+): Promise<TypingEngine> {
   const pagefind = await import('pagefind');
   const { index, errors } = await pagefind.createIndex({ forceLanguage: lang });
   if (!index) throw new Error(`pagefind createIndex failed: ${errors.join('; ')}`);
-  for (const page of site.pages) {
-    const added = await index.addHTMLFile({
-      url: encodePagePath(page.url),
-      content: `<html lang="${lang}"><body><h1>${escapeHtml(page.title)}</h1>\n${htmlOf(page)}</body></html>`,
-    });
-    if (added.errors.length > 0) throw new Error(`pagefind: ${page.url}: ${added.errors.join('; ')}`);
+  for (const file of files) {
+    const added = await index.addHTMLFile(file);
+    if (added.errors.length > 0) throw new Error(`pagefind: ${file.url}: ${added.errors.join('; ')}`);
   }
   const outDir = mkdtempSync(path.join(tmpdir(), 'frontdoor-pagefind-'));
   const written = await index.writeFiles({ outputPath: outDir });

@@ -34,9 +34,11 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   const config =
     contentDir === null || io.env.CONTENT_MAX_FILE_BYTES !== undefined ? loadConfig(io.env, io.cwd) : null;
   contentDir ??= config!.contentDir;
+  const htmlBodySelector = (config ? config.contentHtmlBody : io.env.CONTENT_HTML_BODY?.trim()) || undefined;
 
   const { site, problems } = await loadSite(contentDir, {
     maxFileBytes: config?.contentMaxFileBytes ?? undefined,
+    htmlBodySelector,
   });
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);

@@ -29,6 +29,11 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   contentDir: string;
+  /**
+   * Where the text of built HTML pages is when neither `[data-frontdoor-body]` nor `<main>` says
+   * (CONTENT_HTML_BODY); checked when the content loads, which reports a selector it cannot read.
+   */
+  contentHtmlBody: string | null;
   /** Reload the content when CONTENT_DIR changes (a reload can also be asked for with SIGHUP). */
   contentWatch: boolean;
   /**
@@ -182,7 +187,10 @@ export const CONFIG_VARIABLES = {
   CRAWL_MAX_PAGE_BYTES:
     'Largest page kept, in bytes; a larger one keeps its last good copy (default 5242880).',
   CRAWL_MAX_REDIRECTS: 'Redirects followed for one crawled URL, same origin only (default 5).',
-  CONTENT_DIR: 'Folder of Markdown pages to serve (default: the bundled sample site).',
+  CONTENT_DIR:
+    'Folder of Markdown pages, or of a built static site (.html), to serve (default: the bundled sample site).',
+  CONTENT_HTML_BODY:
+    'Where the text of built HTML pages is, when neither [data-frontdoor-body] nor <main> marks it: tag, #id, .class, [attr], [attr=value], combined or comma-separated (default: none).',
   CONTENT_WATCH: 'on: reload the site when CONTENT_DIR changes; off: only on SIGHUP (default on).',
   PAGES:
     'on: serve the HTML pages; off: only the API, discovery documents and embed, beside a site served elsewhere at PUBLIC_BASE_URL (default on).',
@@ -287,6 +295,8 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
   const publicBaseUrl = parsePublicBaseUrl(read('PUBLIC_BASE_URL'), host, port, problems);
   const dataDir = resolve(cwd, read('DATA_DIR') ?? 'data');
   const contentDir = read('CONTENT_DIR') ? resolve(cwd, read('CONTENT_DIR')!) : BUNDLED_CONTENT_DIR;
+
+  const contentHtmlBody = read('CONTENT_HTML_BODY')?.trim() || null;
 
   const contentWatchRaw = read('CONTENT_WATCH') ?? 'on';
   if (contentWatchRaw !== 'on' && contentWatchRaw !== 'off')
@@ -469,6 +479,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     publicBaseUrl,
     dataDir,
     contentDir,
+    contentHtmlBody,
     contentWatch,
     pages: pagesRaw !== 'off',
     corsOrigins,

@@ -1,4 +1,4 @@
-/** The content room: a folder of Markdown files → the Site every other room reads. */
+/** The content room: a folder of Markdown files or a built static site's HTML → the Site every other room reads. */
 export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './types.js';
 export {
   buildSite,
@@ -25,7 +25,14 @@ export {
   type RenderOptions,
 } from './markdown.js';
 export { htmlOf, markdownOf } from './markdown-twin.js';
-export { absoluteUrl, encodePagePath, urlForSourcePath } from './urls.js';
+export {
+  extractHtml,
+  MAX_HTML_LENGTH,
+  MAX_JSON_LD_LENGTH,
+  type HtmlExtraction,
+  type HtmlOptions,
+} from './html-page.js';
+export { absoluteUrl, encodePagePath, isHtmlSource, urlForHtmlSourcePath, urlForSourcePath } from './urls.js';
 export { slugify } from './slug.js';
 export {
   defaultWorkerCount,

@@ -21,8 +21,10 @@ import {
   type ReadOptions,
   type UnreadFile,
 } from './read.js';
+import { selectorProblem } from './html-page.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site } from './types.js';
+import { isHtmlSource } from './urls.js';
 
 export {
   CONTENT_MODEL_VERSION,
@@ -76,7 +78,11 @@ export async function loadSite(contentDir: string, options: LoadOptions = {}): P
 export async function buildSite(content: ContentFiles, options: LoadOptions = {}): Promise<LoadedSite> {
   if (content.unread.length > 0) throw new Error('buildSite needs the text of every file: readUnread first');
   if (!content.exists) return assembleSite(content, [], [], []);
-  const built = await buildPages(content.files, content.sourcePaths, { ...options, step: options.pageStep });
+  const built = await buildPages(content.files, content.sourcePaths, {
+    ...options,
+    htmlBodySelector: content.htmlBodySelector ?? undefined,
+    step: options.pageStep,
+  });
   const site = assembleSite(content, built.pages, built.problems, built.files);
   return built.stepResults ? { ...site, pageStepResults: built.stepResults } : site;
 }
@@ -124,7 +130,10 @@ export async function rebuildSite(
   const toBuild = changed.filter((file): file is SourceFile => 'text' in file);
   if (toBuild.length < changed.length)
     throw new Error('rebuildSite needs the files it rebuilds read: readUnread first');
-  const built = await buildPages(toBuild, content.sourcePaths, options);
+  const built = await buildPages(toBuild, content.sourcePaths, {
+    ...options,
+    htmlBodySelector: content.htmlBodySelector ?? undefined,
+  });
   const fresh = new Map(built.files.map((file) => [file.sourcePath, file]));
   const freshPages = new Map(built.pages.map((page) => [page.sourcePath, page]));
   const before = new Map(previous.files.map((file) => [file.sourcePath, file]));
@@ -165,6 +174,10 @@ function assembleSite(
     return { site: { info, pages: [], byUrl: new Map() }, problems, files };
   }
   const pages = dropDuplicateUrls(builtPages, report);
+  const selector = content.htmlBodySelector;
+  const badSelector = selector === null ? null : selectorProblem(selector);
+  if (badSelector !== null && content.sourcePaths.some(isHtmlSource))
+    report('.', { line: null, message: badSelector, severity: 'error' });
 
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   const home = byUrl.get('/');

@@ -1,10 +1,14 @@
-/** One Markdown file → one Page: front matter, rendering, title, passages. Pure; runs in parse workers too. */
+/**
+ * One Markdown or built HTML file → one Page: front matter (or head tags), rendering, title,
+ * passages. Pure; runs in parse workers too.
+ */
 
 import { readPageFields, splitFrontMatter, type LineProblem } from './front-matter.js';
+import { extractHtml, MAX_HTML_LENGTH, type HtmlOptions, type HtmlSection } from './html-page.js';
 import { collapseWhitespace, renderMarkdown } from './markdown.js';
 import { summarize } from './summary.js';
 import type { Page, Passage } from './types.js';
-import { urlForSourcePath } from './urls.js';
+import { isHtmlSource, urlForHtmlSourcePath, urlForSourcePath } from './urls.js';
 import { detectLanguage, folderLanguage, languageTag } from '../language/index.js';
 
 export interface SourceFile {
@@ -25,6 +29,8 @@ export interface SourceFile {
 export interface PageOptions {
   /** Element ids the page layout itself uses; see LoadOptions. */
   reservedAnchors?: readonly string[];
+  /** Where the text of built HTML pages is (HtmlOptions.bodySelector): CONTENT_HTML_BODY. */
+  htmlBodySelector?: string;
 }
 
 /**
@@ -39,6 +45,8 @@ export function buildPage(
   report: (problem: LineProblem) => void,
   linkTargets: string[] = [],
 ): Page | null {
+  if (isHtmlSource(file.sourcePath))
+    return buildHtmlPage(file, sourceSet, { bodySelector: options.htmlBodySelector }, report, linkTargets);
   const split = splitFrontMatter(file.text);
   for (const problem of split.problems) report(problem);
   if (split.data === null) return null;
@@ -84,12 +92,11 @@ export function buildPage(
         severity: 'warning',
       });
   }
-  lang ??= folderLanguage(file.sourcePath);
-  // Detected only when nothing says; `_site.yaml` `language` may still replace it (loader.ts).
-  const detectedLang =
-    lang === null
-      ? (detectLanguage(`${title}. ${description} ${rendered.sections[0]?.text ?? ''}`) ?? 'en')
-      : null;
+  const { lang: pageLang, detectedLang } = languageOf(
+    lang,
+    file.sourcePath,
+    `${title}. ${description} ${rendered.sections[0]?.text ?? ''}`,
+  );
   return {
     url,
     sourcePath: file.sourcePath,
@@ -107,7 +114,7 @@ export function buildPage(
     headings: rendered.headings,
     passages: buildPassages(url, title, description, rendered.sections),
     linkListAnchors: rendered.linkListAnchors,
-    lang: lang ?? (detectedLang as string),
+    lang: pageLang,
     detectedLang,
     frontMatter: split.data,
   };
@@ -129,7 +136,7 @@ function buildPassages(
   url: string,
   title: string,
   description: string,
-  sections: ReturnType<typeof renderMarkdown>['sections'],
+  sections: readonly { heading: string | null; level: number | null; anchor: string | null; text: string }[],
 ): Passage[] {
   const passages: Passage[] = [];
   let sectionHeading: string | null = null;
@@ -163,4 +170,148 @@ function buildPassages(
   if (passages.length === 0)
     passages.push({ key: url, pageUrl: url, anchor: null, headingPath: [title], text: description || title });
   return passages;
+}
+
+/**
+ * A page's language: the one it declares (front matter `lang`, `<html lang>`), else its top
+ * folder's; detected from `sample` only when nothing says (`_site.yaml` `language` may still
+ * replace a detected one, loader.ts).
+ */
+function languageOf(
+  declared: string | null,
+  sourcePath: string,
+  sample: string,
+): { lang: string; detectedLang: string | null } {
+  const said = declared ?? folderLanguage(sourcePath);
+  if (said !== null) return { lang: said, detectedLang: null };
+  const detected = detectLanguage(sample) ?? 'en';
+  return { lang: detected, detectedLang: detected };
+}
+
+/**
+ * One built HTML file → one page, or null when it is not one to index: `noindex`, a redirect stub
+ * (its target is a page of its own), the host's 404 page, or a document without a title.
+ */
+function buildHtmlPage(
+  file: SourceFile,
+  sourceSet: ReadonlySet<string>,
+  options: HtmlOptions,
+  report: (problem: LineProblem) => void,
+  linkTargets: string[],
+): Page | null {
+  if (file.text.length > MAX_HTML_LENGTH) {
+    report({
+      line: null,
+      message: `the file is larger than ${MAX_HTML_LENGTH / 1024 / 1024} MB; the page is skipped`,
+      severity: 'error',
+    });
+    return null;
+  }
+  if (/(^|\/)404\.html?$/i.test(file.sourcePath)) return null;
+  let extracted: ReturnType<typeof extractHtml>;
+  try {
+    extracted = extractHtml(file.text, `/${file.sourcePath}`, options, report);
+  } catch (error) {
+    // parse5 reads any string; this is a guard so that one file can never stop a load.
+    report({
+      line: null,
+      message: `the HTML could not be read (${error instanceof Error ? error.message : String(error)}); the page is skipped`,
+      severity: 'error',
+    });
+    return null;
+  }
+  if (extracted.noindex || extracted.redirectTo !== null) return null;
+  const title = extracted.title;
+  if (title === null) {
+    report({
+      line: null,
+      message: 'not indexed: the HTML has no <title> and no <h1>; add one of them',
+      severity: 'warning',
+    });
+    return null;
+  }
+  const url =
+    extracted.canonicalPath ??
+    urlForHtmlSourcePath(file.sourcePath, usesCleanUrls(file, extracted.links, sourceSet, linkTargets));
+  const sections = extracted.sections.map((section) => ({
+    anchor: section.anchor,
+    level: section.anchor === null ? null : section.level,
+    heading: section.heading,
+    text: section.blocks.map((block) => block.text).join('\n'),
+  }));
+  const firstText = extracted.sections.flatMap((s) => s.blocks).find((b) => b.kind === 'text')?.text ?? '';
+  const description = extracted.description ?? summarize(firstText);
+  return {
+    url,
+    sourcePath: file.sourcePath,
+    title,
+    description,
+    date: extracted.datePublished,
+    lastModified: extracted.dateModified ?? extracted.datePublished ?? file.modifiedDay,
+    tags: [],
+    keywords: [],
+    aliases: [],
+    nav: null,
+    order: null,
+    form: null,
+    markdown: markdownBody(extracted.sections),
+    headings: extracted.headings,
+    passages: buildPassages(url, title, description, sections),
+    linkListAnchors: extracted.sections
+      .filter((s) => s.links >= 2 && s.linkLength * 2 >= s.blocks.reduce((n, b) => n + b.text.length, 0))
+      .map((s) => s.anchor),
+    frontMatter: extracted.description !== null ? { description: extracted.description } : {},
+    ...languageOf(
+      extracted.lang === null ? null : languageTag(extracted.lang),
+      file.sourcePath,
+      `${title}. ${description} ${firstText}`,
+    ),
+    ...(extracted.jsonLd.length > 0 ? { schemaOrg: extracted.jsonLd } : {}),
+  };
+}
+
+/**
+ * Whether the site links `a.html` as `/a` (VitePress's cleanUrls, Docusaurus's, most hosts'
+ * "pretty URLs"): more of the page's links to other HTML files leave the extension out than keep it.
+ */
+function usesCleanUrls(
+  file: SourceFile,
+  links: readonly string[],
+  sourceSet: ReadonlySet<string>,
+  linkTargets: string[],
+): boolean {
+  if (/(^|\/)index\.html?$/i.test(file.sourcePath)) return false;
+  let clean = 0;
+  let withExtension = 0;
+  for (const link of links) {
+    const path = link.slice(1);
+    if (path === '' || path.endsWith('/')) continue;
+    if (isHtmlSource(path)) {
+      linkTargets.push(path);
+      if (sourceSet.has(path)) withExtension++;
+    } else {
+      linkTargets.push(`${path}.html`);
+      if (sourceSet.has(`${path}.html`)) clean++;
+    }
+  }
+  return clean > withExtension;
+}
+
+/** The page's Markdown twin body: each section's heading and blocks (list items, code fenced). */
+function markdownBody(sections: readonly HtmlSection[]): string {
+  const parts: string[] = [];
+  for (const section of sections) {
+    if (section.heading !== null) parts.push(`${'#'.repeat(section.level)} ${section.heading}`);
+    for (const block of section.blocks) {
+      if (block.kind === 'code') {
+        const fence = '`'.repeat(Math.max(3, ...[...block.text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+        parts.push(`${fence}\n${block.text}\n${fence}`);
+      } else {
+        // Text that would read as Markdown syntax at the start of a line is escaped.
+        const text = block.text.replace(/^([#>+*-]|\d+[.)])/, '\\$1');
+        parts.push(block.kind === 'item' ? `- ${text}` : text);
+      }
+    }
+  }
+  return parts.join('\n\n');
 }

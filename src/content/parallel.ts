@@ -104,7 +104,10 @@ export async function buildPages(
   sourcePaths: string[],
   options: PageOptions & { workers?: number; step?: PageStep; offThread?: boolean },
 ): Promise<BuiltPages> {
-  const pageOptions: PageOptions = { reservedAnchors: options.reservedAnchors };
+  const pageOptions: PageOptions = {
+    reservedAnchors: options.reservedAnchors,
+    htmlBodySelector: options.htmlBodySelector,
+  };
   const step = options.step;
   // Off this thread: every share goes to a worker, this thread builds none (a server's reload).
   const offThread = options.offThread === true && files.length > 0;

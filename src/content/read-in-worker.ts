@@ -37,6 +37,7 @@ export function readContentInWorker(
     contentDir,
     options: {
       reservedAnchors: options.reservedAnchors,
+      htmlBodySelector: options.htmlBodySelector,
       stampSettleMs: options.stampSettleMs,
       known: options.known,
       maxFileBytes: options.maxFileBytes,

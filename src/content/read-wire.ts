@@ -22,7 +22,10 @@ export function stampsOf(read: ContentFiles | ContentSummary): Map<string, strin
 /** What the read worker is given. */
 export interface ReadJob {
   contentDir: string;
-  options: Pick<ReadOptions, 'reservedAnchors' | 'stampSettleMs' | 'known' | 'maxFileBytes'>;
+  options: Pick<
+    ReadOptions,
+    'reservedAnchors' | 'htmlBodySelector' | 'stampSettleMs' | 'known' | 'maxFileBytes'
+  >;
   /**
    * The content hash of the snapshot its caller reads meanwhile, when known. Should the folder's
    * differ, that snapshot will be rejected and every file's text wanted: the worker reads the files

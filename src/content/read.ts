@@ -25,6 +25,7 @@ import type { LineProblem } from './front-matter.js';
 import { compareCodePoints, decodeUtf8 } from '../unicode/index.js';
 import type { SourceFile } from './page.js';
 import type { ContentProblem } from './types.js';
+import { isHtmlSource } from './urls.js';
 
 /** The site's own settings, beside the pages (read by site-info.ts). */
 export const SITE_INFO_FILE = '_site.yaml';
@@ -35,6 +36,11 @@ export interface ReadOptions {
    * repeat one gets the next free anchor instead (`main-2`), so ids stay unique on the page.
    */
   reservedAnchors?: readonly string[];
+  /**
+   * Where the text of built HTML pages is, when neither `[data-frontdoor-body]` nor `<main>` says
+   * (CONTENT_HTML_BODY; see html-page.ts).
+   */
+  htmlBodySelector?: string;
   /**
    * Called once the folder is listed, before its files are read (not part of the hash): a caller
    * can start what the build will need meanwhile.
@@ -110,10 +116,12 @@ export interface ContentFiles {
    * empty without `known`. Building pages needs their text: see readUnread.
    */
   unread: UnreadFile[];
-  /** Every `.md` path found, readable or not (links to an unreadable page are not "nowhere"). */
+  /** Every page path found (`.md`, `.html`), readable or not (links to an unreadable page are not "nowhere"). */
   sourcePaths: string[];
   /** `_site.yaml`'s text, null when absent, UNREADABLE when present but unusable. */
   siteInfoText: string | null | typeof UNREADABLE;
+  /** ReadOptions.htmlBodySelector, which building the pages uses (part of the hash). */
+  htmlBodySelector: string | null;
   /** Problems found while reading (unreadable files, misnamed files, …). */
   problems: ContentProblem[];
   /**
@@ -164,6 +172,7 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
       exists,
       reservedAnchors: options.reservedAnchors ?? [],
       maxFileBytes: options.maxFileBytes ?? MAX_FILE_BYTES,
+      htmlBodySelector: options.htmlBodySelector ?? null,
     }),
   );
   field(JSON.stringify(sourcePaths));
@@ -177,7 +186,18 @@ export async function readContent(contentDir: string, options: ReadOptions = {})
   }
   field(siteInfoText === UNREADABLE ? '\u0000unreadable' : (siteInfoText ?? '\u0000none'));
   field(JSON.stringify(problems));
-  return { root, exists, files, unread, sourcePaths, siteInfoText, problems, hash: hash.digest('hex') };
+  const htmlBodySelector = options.htmlBodySelector ?? null;
+  return {
+    root,
+    exists,
+    files,
+    unread,
+    sourcePaths,
+    siteInfoText,
+    htmlBodySelector,
+    problems,
+    hash: hash.digest('hex'),
+  };
 }
 
 export function sortProblems(problems: ContentProblem[]): void {
@@ -190,7 +210,7 @@ export function sortProblems(problems: ContentProblem[]): void {
   );
 }
 
-/** Every `.md` file below the root, as `/`-separated relative paths in code point order. */
+/** Every page file (`.md`, and `.html` / `.htm` of a built site) below the root, as `/`-separated relative paths in code point order. */
 async function findSources(
   root: string,
   report: (file: string, problem: LineProblem) => void,
@@ -236,7 +256,7 @@ async function findSources(
         }
       }
       if (isDirectory) subfolders.push(relativePath);
-      else if (isFile && entry.name.endsWith('.md')) found.push(relativePath);
+      else if (isFile && (entry.name.endsWith('.md') || isHtmlSource(entry.name))) found.push(relativePath);
       else if (isFile && MISNAMED_MARKDOWN.test(entry.name))
         report(relativePath, {
           line: null,
@@ -419,7 +439,11 @@ export async function readUnread(
       options.maxFileBytes,
     );
     if (now === null || now.digest !== file.digest)
-      return readContent(content.root, { ...options, known: undefined });
+      return readContent(content.root, {
+        ...options,
+        htmlBodySelector: content.htmlBodySelector ?? undefined,
+        known: undefined,
+      });
     read.push(now);
   }
   const taken = new Set(toRead);

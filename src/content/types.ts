@@ -67,14 +67,20 @@ export interface Page extends PageMetadata {
   /** Anchors of the sections that are mostly links (null: the text before the first heading). */
   linkListAnchors: (string | null)[];
   /**
-   * The page's language, a BCP 47 tag: front matter `lang`, else its top folder (/de/, /pt-br/),
-   * else `_site.yaml` `language`, else detected from its text (else "en").
+   * The page's language, a BCP 47 tag: front matter `lang` (a built HTML page's `<html lang>`),
+   * else its top folder (/de/, /pt-br/), else `_site.yaml` `language`, else detected from its text
+   * (else "en").
    */
   lang: string;
   /** The language detected from the text when neither front matter nor folder says (else null). */
   detectedLang: string | null;
   /** The whole front matter, for templates that need more keys. */
   frontMatter: Record<string, unknown>;
+  /**
+   * The schema.org JSON-LD objects a built HTML page carries (valid JSON, at most
+   * MAX_JSON_LD_LENGTH characters in all), returned with its search results.
+   */
+  schemaOrg?: Record<string, unknown>[];
 }
 
 /** Company details from the content folder's `_site.yaml`. */

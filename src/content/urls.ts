@@ -5,6 +5,21 @@
  * writing an href.
  */
 
+/** Built HTML pages (a static site generator's output) are read beside Markdown. */
+export function isHtmlSource(sourcePath: string): boolean {
+  return /\.html?$/i.test(sourcePath);
+}
+
+/**
+ * Where a static host serves a built HTML file: `index.html` → `/`, `a/index.html` → `/a/`,
+ * `a.html` → `/a.html`, or `/a` when the site links its pages without the extension (`clean`).
+ */
+export function urlForHtmlSourcePath(sourcePath: string, clean: boolean): string {
+  const path = sourcePath.normalize('NFC');
+  if (/^(.*\/)?index\.html?$/i.test(path)) return `/${path.replace(/index\.html?$/i, '')}`;
+  return `/${clean ? path.replace(/\.html?$/i, '') : path}`;
+}
+
 /** `index.md` → `/`, `solutions/index.md` → `/solutions/`, `solutions/cros.md` → `/solutions/cros`. */
 export function urlForSourcePath(sourcePath: string): string {
   const withoutExtension = sourcePath.normalize('NFC').replace(/\.md$/, '');

@@ -214,6 +214,14 @@ export const AskResultSchema = Type.Object(
       maxItems: MAX_SECTIONS_PER_PAGE,
       description: `The page’s best matching sections (at most ${MAX_SECTIONS_PER_PAGE}), best first; the first is the one \`description\` quotes.`,
     }),
+    schema_object: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), {
+        description:
+          'The schema.org JSON-LD objects of the page (a built HTML page’s script blocks of type `application/ld+json` ' +
+          'that are valid JSON with a schema.org `@context`), as the page carries them; at most 8192 ' +
+          'characters of JSON per page. Named as NLWeb names a result’s structured data. Absent when the page has none.',
+      }),
+    ),
     otherCopies: Type.Optional(
       Type.Array(
         Type.Object(

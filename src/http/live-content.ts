@@ -268,7 +268,7 @@ export const contentSnapshotKey = (contentHash: string): SnapshotKey => ({
 
 /** What loading the content reads of the configuration (CONTENT_MAX_FILE_BYTES may be left out). */
 export type ContentConfig = Pick<Config, 'contentDir' | 'dataDir' | 'publicBaseUrl'> &
-  Partial<Pick<Config, 'contentMaxFileBytes'>>;
+  Partial<Pick<Config, 'contentMaxFileBytes' | 'contentHtmlBody'>>;
 
 /**
  * Reads CONTENT_DIR and builds a generation: from DATA_DIR's snapshot when it was made from the
@@ -357,12 +357,14 @@ async function load(
           minBytes: options.readBesideSnapshotFrom,
           stampSettleMs: options.stampSettleMs,
           maxFileBytes,
+          htmlBodySelector: config.contentHtmlBody ?? undefined,
         },
       )
     : null;
   let files: ContentFiles | null = beside
     ? null
     : await readContent(config.contentDir, {
+        htmlBodySelector: config.contentHtmlBody ?? undefined,
         onListed,
         known,
         stampSettleMs: options.stampSettleMs,
@@ -455,7 +457,11 @@ async function load(
   // again (the hash with it), so the list is made again.
   files = await readUnread(
     files,
-    { stampSettleMs: options.stampSettleMs, maxFileBytes },
+    {
+      stampSettleMs: options.stampSettleMs,
+      maxFileBytes,
+      htmlBodySelector: config.contentHtmlBody ?? undefined,
+    },
     fewChanged ? unreadPaths(changed!) : undefined,
   );
   if (fewChanged) changed = filesToRebuild(files, options.previous!);

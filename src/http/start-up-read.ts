@@ -45,6 +45,8 @@ export interface ReadBesideOptions {
   stampSettleMs?: number;
   /** See ReadOptions.maxFileBytes. */
   maxFileBytes?: number;
+  /** See ReadOptions.htmlBodySelector. */
+  htmlBodySelector?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function readBesideSnapshot<T>(
     minBytes = OVERLAP_MIN_SNAPSHOT_BYTES,
     stampSettleMs,
     maxFileBytes,
+    htmlBodySelector,
   }: ReadBesideOptions = {},
 ): Promise<ReadBesideSnapshot<T> | null> {
   const started = performance.now();
@@ -74,7 +77,7 @@ export async function readBesideSnapshot<T>(
   }
   const reading = readContentInWorker(
     contentDir,
-    { known: known?.files, stampSettleMs, maxFileBytes },
+    { known: known?.files, stampSettleMs, maxFileBytes, htmlBodySelector },
     known?.contentHash,
   );
   let readMs = 0;

@@ -375,6 +375,7 @@ export function createAskService(
       matchedWords: best.matchedWords,
       highlights: best.highlights,
       sections,
+      ...(page.schemaOrg ? { schema_object: page.schemaOrg } : {}),
       ...(others.length > 0 ? { otherCopies: others } : {}),
     };
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };

@@ -31,6 +31,14 @@ describe('configuration', () => {
     });
   });
 
+  it('reads CONTENT_HTML_BODY, trimmed; blank or absent is none', () => {
+    expect(loadConfig({ CONTENT_HTML_BODY: '  div.prose, #body ' }, '/srv/site').contentHtmlBody).toBe(
+      'div.prose, #body',
+    );
+    expect(loadConfig({ CONTENT_HTML_BODY: '  ' }, '/srv/site').contentHtmlBody).toBeNull();
+    expect(loadConfig({}, '/srv/site').contentHtmlBody).toBeNull();
+  });
+
   it('routes leads and suggestions separately', () => {
     const config = loadConfig(
       {

@@ -4,6 +4,7 @@ import { CODINGS } from '../../compression/index.js';
 import { encodePagePath, type Site } from '../../content/index.js';
 import { renderSite, type RenderedSite } from '../../site/index.js';
 import { prefersMarkdown } from '../negotiation.js';
+import { BUILT_PAGE_CSP, findBuiltFile, servesBuiltFiles } from './built-files.js';
 import { decodedPath, queryStringOf, sendRepresentation, type SiteRoutesContext } from './replies.js';
 
 /**
@@ -31,12 +32,34 @@ export function registerContentPageRoutes(app: FastifyInstance, { context }: Sit
   const isRegisteredGet = (path: string) =>
     /^\/[A-Za-z0-9._~\-/]*$/.test(path) && app.hasRoute({ method: 'GET', url: path });
 
-  app.get('/*', (request, reply) => {
+  app.get('/*', async (request, reply) => {
     const path = decodedPath(request);
     if (path === null) return reply.callNotFound();
 
-    const rendered = renderedOf(context.site);
+    const site = context.site;
+    const rendered = renderedOf(site);
     const page = rendered.byPath.get(path);
+    // A built static site is served as built (built-files.ts); a page's Markdown twin still comes
+    // from Frontdoor, for whoever asks for Markdown.
+    if (
+      servesBuiltFiles(site) &&
+      !(page?.page && prefersMarkdown(request.headers.accept)) &&
+      !rendered.byMarkdownPath.has(path)
+    ) {
+      const found = await findBuiltFile(site, context.config.contentDir, path);
+      if (found?.kind === 'redirect')
+        return reply
+          .code(308)
+          .header('location', encodePagePath(found.location) + queryStringOf(request))
+          .send();
+      if (found?.kind === 'file') {
+        if (found.html) reply.header('content-security-policy', BUILT_PAGE_CSP);
+        const twin: Record<string, string> = page?.markdownPath
+          ? { link: `<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"` }
+          : {};
+        return sendRepresentation(request, reply, context.config.compression, found.representation, twin);
+      }
+    }
     if (page) {
       const linkValues = page.markdownPath
         ? [`<${encodePagePath(page.markdownPath)}>; rel="alternate"; type="text/markdown"`]
