@@ -77,8 +77,8 @@ describe('frontdoor serve with CONTENT_URL', () => {
       fetched: 3,
       pages: 3,
     });
-    // The mirror changed, so the content was reloaded (what the reload found depends on the loader).
-    expect(['swapped', 'unchanged']).toContain(first.reload);
+    // The mirror changed, so the content was reloaded: the crawled pages are the site now.
+    expect(first.reload).toBe('swapped');
     const siteDir = join(dataDir, 'crawl', `http_${new URL(origin.url).host.replace(':', '_')}`, 'site');
     expect(readFileSync(join(siteDir, 'docs', 'index.html'), 'utf8')).toBe(page('Page /docs/'));
     expect(existsSync(join(siteDir, 'about.html'))).toBe(true);
@@ -87,6 +87,14 @@ describe('frontdoor serve with CONTENT_URL', () => {
       'readiness without the first crawl',
       async () => !(await readiness(url)).reasons.join(' ').includes(WAITING),
     );
+    // Served as built and found by /ask, at the live site's own paths.
+    const served = await fetch(`${url}/docs/`);
+    expect([served.status, await served.text()]).toEqual([200, page('Page /docs/')]);
+    const answer = (await (await fetch(`${url}/ask?query=${encodeURIComponent('Page about')}`)).json()) as {
+      content: { type: string; resource?: { data: { url: string } } }[];
+    };
+    const found = answer.content.flatMap((item) => (item.resource ? [item.resource.data.url] : []));
+    expect(found.map((address) => new URL(address).pathname).sort()).toEqual(['/', '/about.html', '/docs/']);
 
     const before = origin.requests.length;
     child.child.kill('SIGHUP');
