@@ -20,7 +20,9 @@ export function mirrorPath(url: URL): { file: string; canonical: boolean } | nul
   if (url.search !== '') return null;
   const segments = url.pathname.split('/').slice(1);
   const decoded: string[] = [];
-  for (const segment of segments) {
+  for (const [at, segment] of segments.entries()) {
+    // An empty segment before the last (`//`, `/a//b`) names no file of its own.
+    if (segment === '' && at < segments.length - 1) return null;
     let name: string;
     try {
       name = decodeURIComponent(segment);
