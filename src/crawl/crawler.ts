@@ -592,7 +592,17 @@ export class Crawler {
         this.#failed(url, describe(result));
         return { kind: 'failed', ...(result.backOffMs !== undefined ? { backOffMs: result.backOffMs } : {}) };
       case 'ok':
-        return this.#keep(url, result, claimed);
+        try {
+          return await this.#keep(url, result, claimed);
+        } catch (error) {
+          // The file system refused the page's file (a file where a folder must be, say): this
+          // page waits for the retry, and the rest of the crawl goes on.
+          this.#failed(
+            url,
+            `not written to the mirror: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          return { kind: 'failed' };
+        }
     }
   }
 

@@ -11,6 +11,9 @@ import { writeFileAtomically } from '../snapshot/index.js';
  * atomically (a temporary file renamed over the old one): a reload never reads half a page.
  */
 
+/** The longest segment kept: 255 bytes, the file systems' limit, less the `.html` added to a last one. */
+const MAX_NAME_BYTES = 250;
+
 /**
  * Where a page's URL path is kept in the mirror, or null when no file can stand for it (a query
  * string, a segment that is not a file name). `canonical` is set when the file's own place would
@@ -30,6 +33,8 @@ export function mirrorPath(url: URL): { file: string; canonical: boolean } | nul
       return null;
     }
     if (name === '.' || name === '..' || /[/\\\0]/.test(name) || name.startsWith('.')) return null;
+    // File systems take names of at most 255 bytes; `.html` may still be added to the last.
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) return null;
     decoded.push(name);
   }
   const last = decoded.pop()!;

@@ -334,3 +334,20 @@ describe('the crawler mirrors a site by its sitemap', () => {
       });
   });
 });
+
+describe('pages the file system cannot keep', () => {
+  it('fail alone, and the rest of the crawl is kept: a file where a folder must be, a name too long', async () => {
+    const server = await origin();
+    const long = `/${'n'.repeat(300)}`;
+    site(server, ['/', '/x.html', '/x.html/', long]);
+    const { crawler: c, file, manifest } = crawler(`${server.url}/sitemap.xml`);
+    const outcome = await c.start();
+    // `/x.html` is a file, so `/x.html/` (x.html/index.html) cannot be; the long name is not mirrored.
+    expect(outcome).toMatchObject({ status: 'crawled', changed: true, failed: 1 });
+    expect(readFileSync(file('index.html'), 'utf8')).toBe(page('Page /'));
+    expect(readFileSync(file('x.html'), 'utf8')).toBe(page('Page /x.html'));
+    const pages = manifest().pages;
+    expect(pages[`${server.url}/x.html/`]?.lastError).toMatch(/not written to the mirror/);
+    expect(Object.keys(pages).some((url) => url.endsWith(long))).toBe(false);
+  });
+});

@@ -25,6 +25,7 @@ const segment = fc.oneof(
   ),
   fc.string({ unit: 'grapheme', maxLength: 12 }),
   fc.stringMatching(/^[a-z0-9._%-]{1,12}$/),
+  fc.string({ unit: 'grapheme', minLength: 60, maxLength: 140 }),
 );
 
 describe('the crawl mirror', () => {
@@ -47,6 +48,7 @@ describe('the crawl mirror', () => {
         const inside = relative(root, normalize(join(root, mapped.file)));
         expect(inside.startsWith('..') || isAbsolute(inside), `${path} → ${mapped.file}`).toBe(false);
         expect(inside.split(sep).some((part) => part.startsWith('.'))).toBe(false);
+        for (const part of inside.split(sep)) expect(Buffer.byteLength(part)).toBeLessThanOrEqual(255);
       }),
       { numRuns: 2_000 },
     );
