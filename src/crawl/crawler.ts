@@ -518,11 +518,18 @@ export class Crawler {
       const file = mirrorPath(new URL(url))?.file;
       if (file !== undefined && !claimed.has(file)) claimed.set(file, url);
     }
+    const clashes = folderClashes(urls, claimed);
     let next = 0;
     let stopped = false;
     const work = async () => {
       while (!stopped && next < urls.length) {
         const url = urls[next++]!;
+        const clash = clashes.get(url);
+        if (clash !== undefined) {
+          this.#failed(url, `not written to the mirror: ${clash}`);
+          counts.failed += 1;
+          continue;
+        }
         const outcome = await this.#fetchPage(url, pacer, claimed);
         if (outcome.kind === 'changed') counts.changed = true;
         if (outcome.kind === 'changed' || outcome.kind === 'same') counts.fetched += 1;
@@ -716,4 +723,37 @@ function describe(result: FetchResult): string {
 function shown(url: string): string {
   const parsed = new URL(url);
   return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+}
+
+/**
+ * The listed URLs whose file cannot be kept because an earlier one (or a page kept from an earlier
+ * crawl) needs the same path as the other kind: `/x.html` is the file `x.html`, so `/x.html/`
+ * (`x.html/index.html`) cannot be. The first listed wins, whichever answers first, so that the
+ * mirror is the same on every crawl; the other is not fetched.
+ */
+function folderClashes(urls: readonly string[], claimed: ReadonlyMap<string, string>): Map<string, string> {
+  const files = new Set<string>();
+  const folders = new Set<string>();
+  const take = (file: string) => {
+    files.add(file);
+    const parts = file.split('/');
+    for (let end = 1; end < parts.length; end += 1) folders.add(parts.slice(0, end).join('/'));
+  };
+  const asked = new Set(urls);
+  for (const [file, url] of claimed) if (!asked.has(url)) take(file);
+  const clashes = new Map<string, string>();
+  for (const url of urls) {
+    const file = mirrorPath(new URL(url))?.file;
+    if (file === undefined || claimed.get(file) !== url) continue;
+    const parts = file.split('/');
+    const blockingFile = parts
+      .slice(0, -1)
+      .map((_, end) => parts.slice(0, end + 1).join('/'))
+      .find((ancestor) => files.has(ancestor));
+    if (blockingFile !== undefined)
+      clashes.set(url, `${blockingFile} is the file of another page, so it cannot be a folder`);
+    else if (folders.has(file)) clashes.set(url, `${file} is a folder of other pages, so it cannot be a file`);
+    else take(file);
+  }
+  return clashes;
 }

@@ -350,4 +350,17 @@ describe('pages the file system cannot keep', () => {
     expect(pages[`${server.url}/x.html/`]?.lastError).toMatch(/not written to the mirror/);
     expect(Object.keys(pages).some((url) => url.endsWith(long))).toBe(false);
   });
+
+  it('keep the first listed of a file and a folder that need the same path, whichever answers first', async () => {
+    const server = await origin();
+    site(server, ['/x.html/', '/x.html']);
+    const { crawler: c, file, manifest } = crawler(`${server.url}/sitemap.xml`);
+    expect(await c.start()).toMatchObject({ status: 'crawled', failed: 1 });
+    expect(readFileSync(file('x.html/index.html'), 'utf8')).toBe(page('Page /x.html/'));
+    expect(manifest().pages[`${server.url}/x.html`]?.lastError).toMatch(
+      /not written to the mirror: x\.html is a folder of other pages/,
+    );
+    // The page that lost is not asked for.
+    expect(server.requests.map((request) => request.path)).not.toContain('/x.html');
+  });
 });
