@@ -18,8 +18,10 @@ import tseslint from 'typescript-eslint';
  *   4. site, limits, metrics: the HTML site (links the discovery documents, searches through
  *      nlweb), rate limits and counters over nlweb and submissions;
  *   5. insight: the site owner's reports over searches, documents and submissions;
- *   6. http: the Fastify application and server, which assembles every room;
- *   7. cli: the command line, which starts the server.
+ *   6. http: the Fastify application and its routes, over the content being served (LiveContent);
+ *   7. runtime: the process: the composition root that assembles every room, the content's
+ *      lifecycle (load, snapshot, reload, the generation worker) and where the log goes;
+ *   8. cli: the command line, which starts the server.
  */
 const LAYERS = [
   ['contract', 'config', 'unicode', 'language', 'storage', 'cache', 'compression'],
@@ -28,6 +30,7 @@ const LAYERS = [
   ['site', 'limits', 'metrics'],
   ['insight'],
   ['http'],
+  ['runtime'],
   ['cli'],
 ];
 

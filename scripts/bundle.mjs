@@ -1,7 +1,7 @@
 // Builds dist/: the server, its three worker modules and the passage analysis the parse workers
 // load, each bundled by esbuild into one ES module at the place its source has under src/
 // (dist/cli/main.js, dist/content/parse-worker.js, dist/content/read-worker.js,
-// dist/http/generation-worker.js, dist/nlweb/passage-index.js), with the libraries it loads at
+// dist/runtime/generation-thread.js, dist/nlweb/passage-index.js), with the libraries it loads at
 // start-up inside.
 //
 // Why a bundle: Node 20 loads an ES module graph file by file (resolve, read, compile, link).
@@ -32,7 +32,7 @@ export const ENTRY_POINTS = [
   'src/cli/main.ts',
   'src/content/parse-worker.ts',
   'src/content/read-worker.ts',
-  'src/http/generation-worker.ts',
+  'src/runtime/generation-thread.ts',
   // Loaded by the parse workers (and the generation worker) to analyse the passages of their pages.
   'src/nlweb/passage-index.ts',
 ];

@@ -10,7 +10,7 @@ import { endpointNotFoundBody, errorBody, internalErrorBody } from '../contract/
  * Other folders add their routes with `AdminServer.addRoutes(plugin)` before `listen()`: the
  * plugin is an ordinary Fastify plugin (`async (app) => { app.get('/report', ...) }`) and sees only
  * this listener, never the public application. Routes are served as registered, with no prefix;
- * the server's composition root (src/http/server.ts `startServer`) is where they are added.
+ * the server's composition root (src/runtime/server.ts `startServer`) is where they are added.
  */
 export type AdminRoutes = FastifyPluginAsync;
 

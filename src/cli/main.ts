@@ -7,7 +7,7 @@ import {
   resolveLogFormat,
   startServer,
   type RunningServer,
-} from '../http/index.js';
+} from '../runtime/index.js';
 
 const USAGE = `Usage: frontdoor <command>
 

@@ -1,6 +1,8 @@
 /**
- * The HTTP room's public surface: what the CLI needs to start and stop the server. The routes
- * and the application's assembly stay inside (src/http/app.ts, src/http/routes/).
+ * The HTTP room's public surface: the Fastify application (buildApp) over an AppContext, and the
+ * content it serves (LiveContent). The process that assembles and runs it is src/runtime/; the
+ * routes and the application's assembly stay inside (src/http/app.ts, src/http/routes/).
  */
-export { createLogger, LogDestination, startServer, type RunningServer } from './server.js';
-export { logStream, resolveLogFormat } from './log-format.js';
+export { buildApp } from './app.js';
+export type { AppContext } from './context.js';
+export { ANALYSIS_DELAY_MS, ANALYSIS_SLICE_MS, LiveContent, type ContentGeneration } from './live-content.js';

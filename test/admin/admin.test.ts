@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import { startServer, type RunningServer } from '../../src/runtime/server.js';
 
 describe('admin listener', () => {
   let server: RunningServer;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import { startServer, type RunningServer } from '../../src/runtime/server.js';
 
 const CRM_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defuseControlEscapes, resolveLogFormat } from '../../src/http/log-format.js';
+import { defuseControlEscapes, resolveLogFormat } from '../../src/runtime/log-format.js';
 import { REPO_ROOT } from '../support/files.js';
 import { waitFor } from '../support/net.js';
 import { SERVE_ARGS, serveEnv } from '../support/process.js';
@@ -109,7 +109,7 @@ describe('the console format', () => {
     expect(parsed.userAgent).toBe('bot\\u001b[2J\\r\\nFAKE\\u0007');
     // An escaped backslash followed by "u001b" is text, not an escape: left as it was.
     expect(parsed.path).toBe('a\\u001b');
-    const { logStream } = await import('../../src/http/log-format.js');
+    const { logStream } = await import('../../src/runtime/log-format.js');
     const written: string[] = [];
     const sink = { write: (text: string) => written.push(text) };
     const stream = await logStream('pretty', sink, false);

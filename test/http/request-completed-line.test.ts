@@ -2,7 +2,7 @@ import { tracingChannel } from 'node:diagnostics_channel';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { requestCompletedLogger } from '../../src/http/request-completed-line.js';
-import { createLogger } from '../../src/http/server.js';
+import { createLogger } from '../../src/runtime/server.js';
 
 /** A destination that keeps every line as written. */
 function capture(): DestinationStream & { lines: string[] } {

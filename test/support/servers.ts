@@ -6,7 +6,7 @@ import pino from 'pino';
 import { loadConfig, type Config, type ConfigSource } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
 import { buildApp, type AppContext, type BuildAppOptions } from '../../src/http/app.js';
-import { createAppContext, startServer, type RunningServer } from '../../src/http/server.js';
+import { createAppContext, startServer, type RunningServer } from '../../src/runtime/server.js';
 import { createRateLimits } from '../../src/limits/index.js';
 import { createMetrics } from '../../src/metrics/index.js';
 import { createAskService, type AskService, type AskServiceOptions } from '../../src/nlweb/index.js';

@@ -9,18 +9,9 @@ import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
-import { buildApp } from './app.js';
-import type { AppContext } from './context.js';
-import {
-  ContentReloader,
-  LiveContent,
-  loadContent,
-  logContentProblems,
-  roundTimings,
-  type ContentGeneration,
-  type LoadedContent,
-  type ReloadOutcome,
-} from './live-content.js';
+import { buildApp, LiveContent, type AppContext, type ContentGeneration } from '../http/index.js';
+import { loadContent, roundTimings, type LoadedContent } from './content-load.js';
+import { ContentReloader, logContentProblems, type ReloadOutcome } from './content-reload.js';
 import { LogDestination } from './log-destination.js';
 
 export { LogDestination, LogWriteError } from './log-destination.js';

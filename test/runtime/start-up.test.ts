@@ -9,7 +9,7 @@ import { spawnServe } from '../support/process.js';
 import { contentFolder, tempDir } from '../support/files.js';
 import { ConfigError, listenError } from '../../src/config/index.js';
 import { readContent } from '../../src/content/index.js';
-import { contentSnapshotKey, SNAPSHOT_FILE } from '../../src/http/live-content.js';
+import { contentSnapshotKey, SNAPSHOT_FILE } from '../../src/runtime/content-snapshot.js';
 import { writeSnapshot } from '../../src/snapshot/index.js';
 
 const running: ChildProcess[] = [];

@@ -4,23 +4,21 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readContent, type Site } from '../../src/content/index.js';
+import { ANALYSIS_SLICE_MS, LiveContent } from '../../src/http/index.js';
+import { loadContent, type LoadedContent } from '../../src/runtime/content-load.js';
 import {
   ANALYSIS_FILE,
-  ANALYSIS_SLICE_MS,
   CONTENT_SNAPSHOT_VERSION,
   contentAnalysisKey,
   contentSnapshotKey,
-  GenerationWorker,
-  LiveContent,
-  loadContent,
   SNAPSHOT_FILE,
   type ContentSnapshot,
-  type LoadedContent,
-} from '../../src/http/live-content.js';
+} from '../../src/runtime/content-snapshot.js';
+import { GenerationWorker } from '../../src/runtime/generation-worker.js';
 import { buildPassageIndex, type AskService } from '../../src/nlweb/index.js';
 import { SEARCH_ENGINE_VERSION } from '../../src/search/index.js';
 import { readSnapshot, writeSnapshot } from '../../src/snapshot/index.js';
-import { readKnownStamps, STAMPS_FILE } from '../../src/http/content-stamps.js';
+import { readKnownStamps, STAMPS_FILE } from '../../src/runtime/content-stamps.js';
 import { contentFolder } from '../support/files.js';
 
 const folders: string[] = [];

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readContent, stampsOf } from '../../src/content/index.js';
-import type { KnownStamps } from '../../src/http/content-stamps.js';
-import { readBesideSnapshot } from '../../src/http/start-up-read.js';
+import type { KnownStamps } from '../../src/runtime/content-stamps.js';
+import { readBesideSnapshot } from '../../src/runtime/start-up-read.js';
 import { writeSnapshot } from '../../src/snapshot/index.js';
 import { contentFolder } from '../support/files.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readKnownStamps, saveKnownStamps, STAMPS_FILE } from '../../src/http/content-stamps.js';
+import { readKnownStamps, saveKnownStamps, STAMPS_FILE } from '../../src/runtime/content-stamps.js';
 import { tempDir } from '../support/files.js';
 
 const folders: string[] = [];

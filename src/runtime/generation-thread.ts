@@ -27,15 +27,14 @@ import {
   type SearchIndex,
 } from '../search/index.js';
 import { readSnapshot, writeSnapshot, type SnapshotKey } from '../snapshot/index.js';
-import { releaseHeapBeforeExit } from './garbage.js';
-import {
-  siteSnapshotOf,
-  type ContentSnapshot,
-  type GenerationJob,
-  type GenerationMessage,
-  type GenerationWorkerData,
-  type KeptAnalysis,
-} from './live-content.js';
+import { releaseHeapBeforeExit } from './collect-garbage.js';
+import { siteSnapshotOf, type ContentSnapshot } from './content-snapshot.js';
+import type {
+  GenerationJob,
+  GenerationMessage,
+  GenerationWorkerData,
+  KeptAnalysis,
+} from './generation-worker.js';
 
 const port = parentPort!;
 const post = (message: GenerationMessage) => port.postMessage(message);

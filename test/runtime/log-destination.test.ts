@@ -2,12 +2,12 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LogDestination } from '../../src/http/server.js';
+import { LogDestination } from '../../src/runtime/server.js';
 import {
   LOG_BATCH_BYTES,
   LOG_FLUSH_INTERVAL_MS,
   TERMINAL_UNSAFE_IN_JSON,
-} from '../../src/http/log-destination.js';
+} from '../../src/runtime/log-destination.js';
 import { createLogProvider } from '../../src/submissions/providers/index.js';
 import { escapeJsonForTerminal, type SubmissionRecord } from '../../src/submissions/index.js';
 import { tempDir } from '../support/files.js';

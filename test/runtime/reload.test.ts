@@ -6,8 +6,10 @@ import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { ContentReloader, LiveContent, loadContent } from '../../src/http/live-content.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import { LiveContent } from '../../src/http/index.js';
+import { loadContent } from '../../src/runtime/content-load.js';
+import { ContentReloader } from '../../src/runtime/content-reload.js';
+import { startServer, type RunningServer } from '../../src/runtime/server.js';
 import { LIMITS_OFF } from '../support/limits.js';
 import { contentFolder } from '../support/files.js';
 
