@@ -752,7 +752,8 @@ function folderClashes(urls: readonly string[], claimed: ReadonlyMap<string, str
       .find((ancestor) => files.has(ancestor));
     if (blockingFile !== undefined)
       clashes.set(url, `${blockingFile} is the file of another page, so it cannot be a folder`);
-    else if (folders.has(file)) clashes.set(url, `${file} is a folder of other pages, so it cannot be a file`);
+    else if (folders.has(file))
+      clashes.set(url, `${file} is a folder of other pages, so it cannot be a file`);
     else take(file);
   }
   return clashes;
