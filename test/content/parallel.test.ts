@@ -24,13 +24,17 @@ function files(): Record<string, string> {
   return out;
 }
 
+// Every load stamps every file: with the default settle time, a file written just now is stamped
+// by a later load and not an earlier one, and the loads compared would differ by the clock alone.
+const settled = { stampSettleMs: 0 };
+
 describe('building pages in worker threads', () => {
   it('gives the same site and problems, in the same order, as building them on one thread', async () => {
     const root = contentFolder(files());
     folders.push(root);
-    const here = await loadSite(root, { workers: 0 });
-    const oneWorker = await loadSite(root, { workers: 1 });
-    const threeWorkers = await loadSite(root, { workers: 3 });
+    const here = await loadSite(root, { ...settled, workers: 0 });
+    const oneWorker = await loadSite(root, { ...settled, workers: 1 });
+    const threeWorkers = await loadSite(root, { ...settled, workers: 3 });
     expect(here.site.pages.length).toBeGreaterThan(60);
     expect(here.problems.some((p) => p.file === 'broken.md' && p.severity === 'error')).toBe(true);
     expect(here.problems.some((p) => p.file === 'index.md' && p.message.includes('missing.md'))).toBe(true);
@@ -41,13 +45,13 @@ describe('building pages in worker threads', () => {
   it('uses workers started ahead, and ends those it does not use', async () => {
     const root = contentFolder(files());
     folders.push(root);
-    const here = await loadSite(root, { workers: 0 });
+    const here = await loadSite(root, { ...settled, workers: 0 });
     startParseWorkers(3);
     expect(spareParseWorkerCount()).toBe(3);
-    expect(await loadSite(root, { workers: 1 })).toEqual(here);
+    expect(await loadSite(root, { ...settled, workers: 1 })).toEqual(here);
     expect(spareParseWorkerCount()).toBe(0);
     startParseWorkers(1);
-    expect(await loadSite(root, { workers: 0 })).toEqual(here);
+    expect(await loadSite(root, { ...settled, workers: 0 })).toEqual(here);
     expect(spareParseWorkerCount()).toBe(0);
   });
 });
