@@ -7,7 +7,7 @@ import net from 'node:net';
  * process fails at once, naming where it belongs, so the quick loop stays quick. Outgoing
  * connections (fetch, SMTP) fail on their own: with nothing listening there is no one to reach.
  */
-const MOVE = 'is an integration test: add its file to INTEGRATION in vitest.config.ts';
+const MOVE = 'is an integration test: move its file to test/integration/<room>/ (vitest.config.ts)';
 
 net.Server.prototype.listen = function refuseListen(): never {
   throw new Error(`This test listens on a socket, so it ${MOVE}`);
