@@ -10,6 +10,7 @@ import {
   type LoadedSite,
 } from '../../src/content/index.js';
 import { contentFolder } from '../support/files.js';
+import { waitFor } from '../support/net.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -146,7 +147,11 @@ describe('reading a folder again: files whose stamp did not change are not read'
     const { loaded } = await built(root, NO_SETTLE);
     const before = statSync(file, { bigint: true });
     // With no settle time, the test itself waits for the file system's clock to tick on.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const probe = join(root, '_clock');
+    await waitFor('the file system clock to tick', () => {
+      writeFileSync(probe, '');
+      return statSync(probe, { bigint: true }).ctimeNs > before.ctimeNs;
+    });
     writeFileSync(file, '# Mirror care\n\nPolish the mirror nightly.\n');
     utimesSync(file, day, day);
     const after = statSync(file, { bigint: true });

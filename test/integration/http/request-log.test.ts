@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
+import { waitFor } from '../../support/net.js';
 import { startTestServer, type LogRecord, type TestServer } from '../../support/servers.js';
 
 const SECRET = 'zebra orchid confidential';
@@ -26,12 +27,16 @@ async function traffic(server: TestServer, headers: Record<string, string> = {})
   ];
 }
 
-/** Lines written while `run` ran. */
+/** Lines written while `run` ran: until one request completed line per request it made (its responses, or one). */
 async function linesDuring(server: TestServer, run: () => Promise<unknown>): Promise<LogRecord[]> {
   const before = server.logs.length;
-  await run();
-  // The streamed answer's line is written when the stream has ended.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const made = await run();
+  const requests = Array.isArray(made) ? made.length : 1;
+  // The streamed answer's line is written when the stream has ended, after its response is read.
+  await waitFor(
+    `${requests} request completed lines`,
+    () => server.logs.slice(before).filter((line) => line.msg === 'request completed').length >= requests,
+  );
   return server.logs.slice(before);
 }
 

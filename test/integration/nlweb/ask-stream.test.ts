@@ -1,9 +1,8 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NlWebResponse } from '../../../src/contract/index.js';
-import { rawRequest, type RawResponse } from '../../support/net.js';
+import { rawRequest, waitFor, type RawResponse } from '../../support/net.js';
 import type { AskApp } from '../../support/servers.js';
 import { parseEventStream, reassemble, startAskApp, withoutRequestId } from '../../nlweb/helpers.js';
 
@@ -199,8 +198,7 @@ describe('stream lifecycle and limits', () => {
     await Promise.all(
       Array.from({ length: 8 }, (_, i) => getAsk({ query: `encryption ${i}`, streaming: 'true' })),
     );
-    await sleep(20);
-    expect(server.ask.streams.active).toBe(0);
+    await waitFor('every stream slot released', () => server.ask.streams.active === 0);
   });
 
   it('stops and frees the slot when the client disconnects right after asking', async () => {
@@ -212,9 +210,7 @@ describe('stream lifecycle and limits', () => {
       );
       socket.destroy();
     }
-    const deadline = Date.now() + 2_000;
-    while (server.ask.streams.active > 0 && Date.now() < deadline) await sleep(10);
-    expect(server.ask.streams.active).toBe(0);
+    await waitFor('every stream slot released', () => server.ask.streams.active === 0);
     // The server goes on answering.
     streamed(await getAsk({ query: 'widgets', streaming: 'true' }), 'GET');
   });
@@ -260,7 +256,6 @@ describe('over the stream limits', () => {
       for (const release of others) release();
     }
     expect((await ask()).headers['content-type']).toBe(SSE);
-    await sleep(20);
-    expect(limited.ask.streams.active).toBe(0);
+    await waitFor('every stream slot released', () => limited.ask.streams.active === 0);
   });
 });

@@ -12,6 +12,7 @@ import { ContentReloader } from '../../../src/runtime/content-reload.js';
 import { startServer, type RunningServer } from '../../../src/runtime/server.js';
 import { LIMITS_OFF } from '../../support/limits.js';
 import { contentFolder } from '../../support/files.js';
+import { waitFor } from '../../support/net.js';
 
 const OLD = {
   'index.md': '---\ntitle: Home\n---\n\nWelcome to the example site about solar kettles.\n',
@@ -68,14 +69,8 @@ async function askKettle(server: RunningServer): Promise<string> {
   return withoutRequestId(await response.text());
 }
 
-/** Polls `probe` until it returns true (a change picked up by the watcher arrives when it arrives). */
-async function eventually(probe: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (await probe()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+/** Waits for `probe` to hold (a change picked up by the watcher arrives when it arrives). */
+const eventually = (probe: () => Promise<boolean>, what: string) => waitFor(what, probe, 30_000);
 
 describe('content reload', () => {
   it('swaps site, search and discovery documents at once under load, with no failed request', async () => {
@@ -84,6 +79,7 @@ describe('content reload', () => {
     expect(oldAnswer).toContain('Solar kettle');
 
     let stop = false;
+    let answered = 0;
     let reloadedAt = Infinity;
     const failures: string[] = [];
     /** Per client, in order: whether each answer was the old (0) or new (1) one, and when it started. */
@@ -99,6 +95,7 @@ describe('content reload', () => {
         try {
           const response = await fetch(`${server.url}${path}`);
           const body = await response.text();
+          answered += 1;
           if (response.status !== 200) failures.push(`${path}: ${response.status}`);
           else if (path === '/ask?query=kettle') {
             const answer = withoutRequestId(body);
@@ -121,7 +118,7 @@ describe('content reload', () => {
     };
     const clients = Array.from({ length: 6 }, (_, id) => client(id));
 
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor('the clients under way', () => answered >= 30);
     writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
     writeFileSync(join(contentDir, 'docs/stand.md'), ADDED);
     const outcome = await server.reload('test');
@@ -132,7 +129,8 @@ describe('content reload', () => {
       filesParsed: 2,
       timings: { readMs: expect.any(Number), buildMs: expect.any(Number), indexMs: expect.any(Number) },
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const answeredAtSwap = answered;
+    await waitFor('requests after the swap', () => answered >= answeredAtSwap + 30);
     stop = true;
     await Promise.all(clients);
 
