@@ -20,13 +20,8 @@ import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
 import type { Site } from '../src/content/index.js';
 import { answerBody } from '../src/http/answer-bytes.js';
 import { parseQueryString } from '../src/http/query-string.js';
-import {
-  contentOf,
-  createAskService,
-  parseAskQueryString,
-  passagesFirstAskedFor,
-} from '../src/nlweb/index.js';
-import { searchWithPlan } from '../src/search/index.js';
+import { contentOf, createAskService, parseAskQueryString } from '../src/nlweb/index.js';
+import { passagesFirstAskedFor, searchWithPlan } from '../src/search/index.js';
 import { utf8Bytes } from '../src/unicode/index.js';
 
 export interface AskBreakdown {

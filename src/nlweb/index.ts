@@ -6,7 +6,6 @@ export {
   answerMeta,
   contentOf,
   createAskService,
-  passagesFirstAskedFor,
   ANSWER_DOORKEEPER_SIZE,
   DEFAULT_ANSWER_CACHE_SIZE,
   DEFAULT_STREAMING,

@@ -1,15 +1,13 @@
 /**
  * What the ask service knows about pages beyond their passages: which sections are link lists
  * (they weigh little), which pages are copies of one another (the same page in several versions
- * or platforms, collapsed into one result), which scope a page is in, and how well a query names
- * a page (its title or one of its aliases).
+ * or platforms, collapsed into one result), which scope a page is in, and the names a page is
+ * known by (the search's page stage weighs how well a query names them).
  */
 
 import type { Page, Passage } from '../content/index.js';
 import { analyze, analyzeQuery, compareKeys } from '../search/index.js';
 
-/** Score share of a link-list section ("Related", "See also", a list of links to other pages). */
-export const LINK_LIST_BOOST = 0.25;
 /** Pages with the same title and path but one segment are copies when their words overlap this much. */
 export const COPY_SIMILARITY = 0.5;
 
@@ -47,30 +45,6 @@ export function pageNames(page: Page): string[][] {
   return [page.title, ...(page.aliases ?? []), ...(page.keywords ?? [])]
     .map(nameTerms)
     .filter((n) => n.length > 0);
-}
-
-/**
- * How fully the terms the page's hits matched name the page, 0 … 1: for its best name, (share of
- * the name's terms matched × share of the query's words that are in the name)². The hits are read
- * as they are (a page has a few, each with a few terms): a set of their terms, made for each of the
- * ~80 pages a ranking groups, cost more than the look-ups.
- */
-export function nameMatch(
-  names: readonly string[][],
-  hits: readonly { readonly matchedTerms: readonly string[] }[],
-  queryWords: number,
-): number {
-  let best = 0;
-  for (const name of names) {
-    let hit = 0;
-    for (const t of name) if (hits.some((h) => h.matchedTerms.includes(t))) hit++;
-    if (hit === 0) continue;
-    // Squared: a full match counts, a partial one ("Trialwright for medical writing" for "does
-    // Trialwright write the protocol") hardly.
-    const share = ((hit / name.length) * Math.min(1, hit / Math.max(1, queryWords))) ** 2;
-    if (share > best) best = share;
-  }
-  return best;
 }
 
 export interface CopyGroups {

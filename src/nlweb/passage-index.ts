@@ -10,12 +10,13 @@ import {
   analyseDocuments,
   buildIndex,
   compareKeys,
+  LINK_LIST_BOOST,
   selectAnalysed,
   type AnalysedDocuments,
   type SearchDocument,
   type SearchIndex,
 } from '../search/index.js';
-import { LINK_LIST_BOOST, linkListSections } from './pages.js';
+import { linkListSections } from './pages.js';
 
 /**
  * The index of every passage of these pages, as the ask service searches it (the generation

@@ -12,20 +12,23 @@ import { encodePagePath } from '../content/index.js';
 import {
   analyzeQuery,
   analyzeTokens,
-  compareKeys,
+  NO_HITS,
   prepareSnippetText,
   QUESTION_WORDS,
   quoteSnippet,
-  searchWithPlan,
+  rankPages,
   STOP_WORDS,
+  type PageRanking,
+  type PageRankingContext,
+  type PageSlot,
   type PreparedText,
+  type RankedPage,
   type SearchIndex,
-  type SearchOutcome,
   type SearchResult,
 } from '../search/index.js';
 import { LruCache } from '../cache/index.js';
 import { utf8Bytes } from '../unicode/index.js';
-import { findCopies, inScope, type CopyGroups, nameMatch, nameTerms, pageNames } from './pages.js';
+import { findCopies, inScope, type CopyGroups, nameTerms, pageNames } from './pages.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
 import { StreamRegistry, type StreamLimits } from './streams.js';
@@ -171,18 +174,9 @@ const outcomeOf = (
     summary: Object.freeze(summary),
   });
 
-/** A page, and what results say of it, made when an answer first lists it. */
-interface PageRecord {
+/** A page as the search's page stage ranks it, and what results say of it, made when an answer first lists it. */
+interface PageRecord extends PageSlot {
   readonly page: Page;
-  /** Its place in its group of copies' preference order (0 = preferred, or no copies). */
-  readonly preference: number;
-  /**
-   * The hits of the ranking in progress that are on this page, valid while `hitsOf` is that
-   * ranking's number: grouping by a field of the page, not by a map, saved a hash look-up per
-   * passage found (rankings are synchronous, one at a time).
-   */
-  hits: SearchResult[];
-  hitsOf: number;
   /** Its absolute URL. */
   url?: string;
   /** The ways it is named (title, aliases), as index terms. */
@@ -238,7 +232,9 @@ export function createAskService(
   for (const page of site.pages) {
     const record: PageRecord = {
       page,
+      key: page.url,
       preference: copies.preference.get(page.url) ?? 0,
+      copies: copies.groups.get(page.url),
       hits: NO_HITS,
       hitsOf: -1,
     };
@@ -255,14 +251,15 @@ export function createAskService(
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
   // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
   const siteNameTerms = new Set(nameTerms(siteName));
-  const rankingContext = (scope: string | null, lang: string | null): RankingContext => ({
+  const pageOf = entries.map((entry) => entry.record);
+  const rankingContext = (scope: string | null, lang: string | null): PageRankingContext<PageRecord> => ({
     index,
-    entries,
+    pageOf,
     namesOf,
     siteNameTerms,
-    copies,
     allow: allowFor(scope, lang),
     lang,
+    sectionsPerPage: MAX_SECTIONS_PER_PAGE,
   });
 
   // Scopes are few (a version, a section): their masks over the index's documents are kept.
@@ -348,8 +345,9 @@ export function createAskService(
     };
   };
 
-  const toResource = (ranked: RankedPage): NlWebContentItem => {
-    const { page, record, hits, score } = ranked;
+  const toResource = (ranked: RankedPage<PageRecord>): NlWebContentItem => {
+    const { page: record, hits, score } = ranked;
+    const { page } = record;
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
     const url = pageUrl(record);
@@ -411,7 +409,7 @@ export function createAskService(
       [
         {
           type: 'text',
-          text: summaryText(text, siteName, best ? pageUrl(best.record) : '', ranked, scope, typing),
+          text: summaryText(text, siteName, best ? pageUrl(best.page) : '', ranked, scope, typing),
         },
         ...resources,
       ],
@@ -542,193 +540,6 @@ function isDocumentation(url: string): boolean {
   return url === '/docs' || url.startsWith('/docs/');
 }
 
-/** A result: a page (the preferred of its copies that matched), its score and best sections. */
-interface RankedPage {
-  page: Page;
-  record: PageRecord;
-  score: number;
-  /** Its best passages, best first (at most MAX_SECTIONS_PER_PAGE). */
-  hits: SearchResult[];
-  /** Share of the query's words (by weight) that the page matched, 0 … 1. */
-  coverage: number;
-}
-
-/** A page grouped by a ranking, scored, before the pages to list are chosen. */
-interface Candidate {
-  record: PageRecord;
-  /** All its hits in this ranking, best first. */
-  hits: SearchResult[];
-  score: number;
-}
-
-interface RankingContext {
-  index: SearchIndex;
-  /** By document number. */
-  entries: readonly Entry[];
-  /** The ways the page is named (title, aliases), made on first use. */
-  namesOf: (record: PageRecord) => string[][];
-  /** The terms of the site's own name: not a subject when a query has other words. */
-  siteNameTerms: ReadonlySet<string>;
-  copies: ReturnType<typeof findCopies>;
-  allow: Uint8Array | undefined;
-  /** The query's language (primary subtag), or null: English rules. */
-  lang: string | null;
-}
-
-/**
- * Passages the ranking first asks the index for, to find `maxResults` pages (it asks for twice as
- * many while too few pages are found): several passages of one page, and copies, share a result.
- */
-export function passagesFirstAskedFor(maxResults: number): number {
-  return Math.max(50, maxResults * 10);
-}
-
-/** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
-export const NAME_MATCH_BOOST = 4;
-/** Share of the page's 2nd and 3rd best sections' scores added to its best. */
-const SECTION_SUPPORT = 0.3;
-/** Sections below this share of the page's best passage score are not listed. */
-const SECTION_SHARE = 0.3;
-
-/** Numbers the rankings, for PageRecord.hitsOf. */
-let rankings = 0;
-const NO_HITS: SearchResult[] = [];
-
-/**
- * Pages in score order, one result per page (and per group of copies), each with its best
- * sections. A page's score is its best passage's, raised by how fully the query names the page.
- * Asks the index for more passages until enough pages are found or the index has no more.
- */
-function rankPages(
-  ctx: RankingContext,
-  text: string,
-  maxResults: number,
-): { pages: RankedPage[]; outcome: SearchOutcome } {
-  const passageCount = ctx.index.core.docCount;
-  let limit = Math.min(passageCount, passagesFirstAskedFor(maxResults));
-  for (;;) {
-    const outcome = searchWithPlan(ctx.index, text, {
-      limit,
-      ...(ctx.allow ? { allow: ctx.allow } : {}),
-      ...(ctx.lang ? { lang: ctx.lang } : {}),
-    });
-    const ranking = ++rankings;
-    const byPage: PageRecord[] = [];
-    for (const hit of outcome.results) {
-      const record = ctx.entries[hit.doc]!.record;
-      if (record.hitsOf === ranking) record.hits.push(hit);
-      else {
-        record.hitsOf = ranking;
-        record.hits = [hit];
-        byPage.push(record);
-      }
-    }
-    // Every grouped page is scored (the order needs it); only the pages kept get their sections
-    // and coverage: ~10 of the ~80 a ranking groups on a large site.
-    const candidates: Candidate[] = [];
-    const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
-    const wordsOf = queryWordsOfTerms(outcome.queryWords);
-    // How many words the query's subject has: the site's own name is none of it when other words
-    // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
-    // as fully as "how much does it cost".
-    // Only a query that names the whole site: on a site called "OWASP Cheat Sheet Series" every
-    // title's "Cheat Sheet" is part of its subject.
-    const namesSite =
-      ctx.siteNameTerms.size > 0 &&
-      [...ctx.siteNameTerms].every((t) => outcome.queryWords.some((w) => w.terms.includes(t)));
-    const siteWords = namesSite
-      ? outcome.queryWords.filter((w) => w.terms.some((t) => ctx.siteNameTerms.has(t))).length
-      : 0;
-    const subjectWords =
-      siteWords > 0 && siteWords < outcome.queryWords.length
-        ? outcome.queryWords.length - siteWords
-        : outcome.queryWords.length;
-    // A query of question and common words only ("who are you"): it names no subject.
-    const frameOnly = analyzeTokens(text).every(
-      (token) => QUESTION_WORDS.has(token.folded) || STOP_WORDS.has(token.folded),
-    );
-    for (const record of byPage) {
-      const { hits } = record;
-      const named = nameMatch(ctx.namesOf(record), hits, subjectWords);
-      const best = hits[0]!.score;
-      // A page that answers in several sections is a little stronger than one with a single mention;
-      // but repeating a question's frame words is no answer: for "who are you", a glossary's many
-      // definitions that each say "who" would outweigh the one section of "About" that answers it.
-      let support = 0;
-      if (!frameOnly)
-        for (let i = 1; i < Math.min(hits.length, MAX_SECTIONS_PER_PAGE); i++) support += hits[i]!.score;
-      candidates.push({
-        record,
-        hits,
-        score: Math.round((best + SECTION_SUPPORT * support) * (1 + NAME_MATCH_BOOST * named) * 1e6) / 1e6,
-      });
-    }
-    // Not kept past the ranking: a page's last hits would otherwise stay in memory.
-    for (const record of byPage) record.hits = NO_HITS;
-    candidates.sort(
-      (a, b) =>
-        b.score - a.score ||
-        a.record.preference - b.record.preference ||
-        compareKeys(a.record.page.url, b.record.page.url),
-    );
-    const kept: RankedPage[] = [];
-    const groupsSeen = new Set<string[]>();
-    for (const { record, hits, score } of candidates) {
-      const group = ctx.copies.groups.get(record.page.url);
-      if (group) {
-        if (groupsSeen.has(group)) continue;
-        groupsSeen.add(group);
-      }
-      const covered = coveredWeight(outcome.queryWords, wordsOf, hits);
-      const best = hits[0]!.score;
-      kept.push({
-        page: record.page,
-        record,
-        score,
-        hits: hits
-          .filter((h, i) => i === 0 || h.score >= best * SECTION_SHARE)
-          .slice(0, MAX_SECTIONS_PER_PAGE),
-        coverage: totalWeight > 0 ? covered / totalWeight : 0,
-      });
-      if (kept.length === maxResults) break;
-    }
-    if (kept.length === maxResults || outcome.results.length < limit || limit >= passageCount)
-      return { pages: kept, outcome };
-    limit = Math.min(passageCount, limit * 2);
-  }
-}
-
-/** The weight of the query words these hits matched, by the words each matched term counts for. */
-function coveredWeight(
-  words: SearchOutcome['queryWords'],
-  wordsOf: ReadonlyMap<string, number[]>,
-  hits: readonly { readonly matchedTerms: readonly string[] }[],
-): number {
-  const coveredWords = new Set<number>();
-  for (const h of hits)
-    for (const t of h.matchedTerms) for (const w of wordsOf.get(t) ?? []) coveredWords.add(w);
-  let covered = 0;
-  for (const w of coveredWords) covered += words[w]!.weight;
-  return covered;
-}
-
-/**
- * Term → the query words (their places) it counts for: a page's coverage is then read from its few
- * matched terms, where testing every word's terms (a word being typed has up to 30 completions)
- * against every page cost more than the ranking's own grouping.
- */
-function queryWordsOfTerms(words: SearchOutcome['queryWords']): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  words.forEach((w, i) => {
-    for (const t of w.terms) {
-      const list = out.get(t);
-      if (list === undefined) out.set(t, [i]);
-      else if (list.at(-1) !== i) list.push(i);
-    }
-  });
-  return out;
-}
-
 /** A valid scope, or null for the whole site. */
 function normaliseScope(scope: string | null | undefined): string | null {
   if (typeof scope !== 'string') return null;
@@ -757,7 +568,7 @@ const WORD_BEING_TYPED = /[\p{L}\p{N}][\p{L}\p{N}'’-]*$|[\p{L}\p{N}]+-$/u;
  */
 function failureIsTheWordBeingTyped(
   text: string,
-  bestFor: (finished: string) => RankedPage | undefined,
+  bestFor: (finished: string) => RankedPage<PageRecord> | undefined,
 ): boolean {
   const last = WORD_BEING_TYPED.exec(text);
   if (last === null) return false;
@@ -779,7 +590,7 @@ function summaryText(
   query: string,
   siteName: string,
   topUrl: string,
-  ranked: { pages: RankedPage[]; outcome: SearchOutcome },
+  ranked: PageRanking<PageRecord>,
   scope: string | null,
   typing: boolean,
 ): string {
@@ -797,7 +608,7 @@ function summaryText(
       : `${showing}Nothing on ${where} matched ${quoted(searched)}. Try other words for the same thing, the name of a ` +
           'product, feature or document, or fewer words.';
   const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
-  const topName = best.page.title;
+  const topName = best.page.page.title;
   if (best.coverage <= WEAK_COVERAGE && typing)
     return (
       `${showing}${count} so far for ${quoted(searched)} on ${where}, while its last word is being typed ` +

@@ -1,5 +1,5 @@
 /**
- * Stage 2 of a search: candidate collection and BM25F scoring, term at a time.
+ * The "words" stage of a search (stages.ts): candidate collection and BM25F scoring, term at a time.
  *
  * The index stores, per posting, the term's saturated BM25F weight in that document for the
  * current ranking (`postWeight`, see build.ts), so scoring a term is one multiply-add per posting:

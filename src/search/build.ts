@@ -19,10 +19,17 @@
 
 import { scanWords, termOf, type WordSink } from './analyzer.js';
 import { languageProfile, type LanguageProfile } from './languages.js';
-import { compareKeys } from './keys.js';
 import type { RankingOptions, RankingOverrides, SearchDocument } from './options.js';
 import { FIELD_NAMES, resolveRanking } from './options.js';
 import { buildVocabulary, type Vocabulary } from './vocabulary.js';
+import { compareCodePoints as compareKeys } from '../unicode/index.js';
+
+/**
+ * The version of the index layout and of everything that decides what is indexed and how it ranks
+ * (analyzer, stemmer, build). Bump it with any such change: a saved index snapshot (see
+ * src/snapshot) of another version is rebuilt rather than served.
+ */
+export const SEARCH_ENGINE_VERSION = 3;
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_MAX = 0xffff;

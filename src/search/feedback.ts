@@ -1,5 +1,5 @@
 /**
- * Stage 3 of a search (optional): RM3 pseudo-relevance feedback.
+ * The "feedback" stage of a search (stages.ts; optional): RM3 pseudo-relevance feedback.
  *
  * The first pass's best documents are taken to be relevant, and the words they use most become
  * extra query terms: a query for "heat transfer" learns "boundary layer" from the papers it found.

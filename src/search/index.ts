@@ -1,6 +1,6 @@
 /**
- * Frontdoor's lexical search: analyzer, index, BM25F ranking with proximity and feedback, and
- * snippets. Pure and synchronous; no I/O.
+ * Frontdoor's lexical search: analyzer, index, the ranking (passage stages in stages.ts, the page
+ * stage in page-stage.ts, their numbers in tuning.ts) and snippets. Pure and synchronous; no I/O.
  */
 
 export {
@@ -17,6 +17,7 @@ export type { AnalyzedToken, QueryTerm } from './analyzer.js';
 export {
   analyseDocuments,
   buildIndex,
+  SEARCH_ENGINE_VERSION,
   combineAnalysed,
   indexStats,
   isAnalysedDocuments,
@@ -24,8 +25,13 @@ export {
   withRanking,
 } from './build.js';
 export type { AnalysedDocuments, BuildOptions, IndexStats, SearchIndex } from './build.js';
-export { compareKeys } from './keys.js';
-export { DEFAULT_RANKING, FIELD_NAMES, PLAIN_BM25, resolveRanking } from './options.js';
+/**
+ * Index keys are ordered by Unicode code point (the byte order of their UTF-8 encodings); the one
+ * comparator lives in src/unicode.
+ */
+export { compareCodePoints as compareKeys } from '../unicode/index.js';
+export { FIELD_NAMES, PLAIN_BM25, resolveRanking } from './options.js';
+export { DEFAULT_RANKING, LINK_LIST_BOOST, NAME_MATCH_BOOST } from './tuning.js';
 export type {
   FeedbackParams,
   FieldName,
@@ -36,6 +42,9 @@ export type {
   SearchDocument,
 } from './options.js';
 export { search, searchWithPlan } from './search.js';
+export { PASSAGE_STAGES } from './stages.js';
+export { nameMatch, NO_HITS, PAGE_STEPS, passagesFirstAskedFor, rankPages } from './page-stage.js';
+export type { PageRanking, PageRankingContext, PageSlot, RankedPage } from './page-stage.js';
 export type { SearchOptions, SearchOutcome, SearchResult } from './search.js';
 export { planQuery, QUESTION_FRAME_WORDS } from './query.js';
 export type { PlanOptions, QueryCorrection, QueryPlan } from './query.js';
@@ -45,4 +54,3 @@ export type { Vocabulary } from './vocabulary.js';
 export { makeSnippet, prepareSnippetText, quoteSnippet } from './snippet.js';
 export type { Highlight, PreparedText, Snippet, SnippetOptions, TermNumbers } from './snippet.js';
 export { stemEnglish } from './stemmer.js';
-export { SEARCH_ENGINE_VERSION } from './version.js';

@@ -1,4 +1,9 @@
-/** The document shape and the ranking parameters, with their defaults and the reasons for them. */
+/**
+ * The document shape and the ranking parameters: their types, plain BM25 and the validation of
+ * overrides. The defaults and the reasons for them are in tuning.ts.
+ */
+
+import { DEFAULT_RANKING } from './tuning.js';
 
 /** The searchable fields of a document. */
 export const FIELD_NAMES = ['title', 'headings', 'body'] as const;
@@ -83,38 +88,6 @@ export interface RankingOverrides {
   proximity?: Partial<ProximityParams>;
   feedback?: Partial<FeedbackParams>;
 }
-
-/**
- * Defaults, each for a stated reason rather than for a benchmark score:
- * - k1 = 1.2, body b = 0.75: the textbook BM25 values (Robertson & Zaragoza).
- * - Titles and heading paths are short and say what a passage is about: a word there counts
- *   more (weights 2 and 1.5, a common BM25F choice) and their length matters less (b 0.5).
- * - Question-form words are dropped from queries that have other words (questions are the
- *   expected input of /ask).
- * - RM3 with Anserini's defaults (10 documents, 10 terms, λ 0.5), feedback documents weighted
- *   by exp(score) as in RM1, new terms limited to those in at most 10% of documents.
- * - BM25TP proximity with the paper's window of 5 and weight 1, re-scoring the best 30
- *   documents (three pages of ten; on Cranfield 30, 50 and 100 give the same quality).
- * bench/README.md has what each adds on Cranfield and on the docs corpus.
- */
-export const DEFAULT_RANKING: RankingOptions = {
-  k1: 1.2,
-  fields: {
-    title: { weight: 2, b: 0.5 },
-    headings: { weight: 1.5, b: 0.5 },
-    body: { weight: 1, b: 0.75 },
-  },
-  dropQuestionWords: true,
-  proximity: { enabled: true, window: 5, depth: 30, weight: 1, pairs: 'all' },
-  feedback: {
-    enabled: true,
-    docs: 10,
-    terms: 10,
-    originalWeight: 0.5,
-    maxDocFrequency: 0.1,
-    docWeighting: 'exp',
-  },
-};
 
 /** The same parameters for every field. */
 function everyField(params: FieldParams): Record<FieldName, FieldParams> {

@@ -1,5 +1,6 @@
 /**
- * Stage 4 of a search (optional): a bonus for query words that stand close together.
+ * The "proximity" stage of a search (stages.ts; optional): a bonus for query words that stand
+ * close together.
  *
  * BM25 scores each word on its own, so "cross-site request forgery" ranks a page that mentions
  * "request" in one section and "forgery" in another as high as one that names the attack. This
@@ -12,7 +13,7 @@
 import type { SearchIndex } from './build.js';
 import { MAX_PROXIMITY_TERMS } from './build.js';
 import type { WeightedTerm } from './query-terms.js';
-import { roundScore } from './score.js';
+import { roundScore } from './results.js';
 import { keepBest } from './top-k.js';
 
 // A local copy of build.ts's FIELD_COUNT: hot loops read it, and a module-local constant is cheaper

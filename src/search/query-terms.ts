@@ -1,5 +1,5 @@
 /**
- * Stage 1 of a search: from the query plan to weighted terms.
+ * The "query" stage of a search: from the query plan to weighted terms.
  *
  * `planQuery` (query.ts) has already analysed the text and found, for each query word, the index
  * terms that count for it (the exact term, prefix completions, typo corrections, joined forms),
@@ -11,9 +11,7 @@
 
 import type { IndexCore } from './build.js';
 import type { QueryPlan } from './query.js';
-
-/** Queries are cut to this many distinct terms (a 1000-character query has fewer). */
-export const MAX_QUERY_TERMS = 256;
+import { MAX_QUERY_TERMS } from './tuning.js';
 
 /** An index term with the numbers the scoring stages need: its weight in the query and its idf. */
 export interface WeightedTerm {

@@ -10,24 +10,21 @@ import { analyzeTokens, type AnalyzedToken } from './analyzer.js';
 import { CJK_OR_THAI_RE } from './cjk.js';
 import { languageProfile, type LanguageProfile } from './languages.js';
 import type { IndexCore } from './build.js';
-import { compareKeys } from './keys.js';
+import { compareCodePoints as compareKeys } from '../unicode/index.js';
+import {
+  FRAME_WEIGHT,
+  MAX_CORRECTIONS,
+  MAX_PREFIX_TERMS,
+  PREFIX_WEIGHT,
+  SPLIT_WEIGHT,
+  TYPO_WEIGHT,
+} from './tuning.js';
 import { corrections, lookupWord, prefixRange } from './vocabulary.js';
 
-/** Completions of the last word kept (the most common terms first): bounds a two-letter prefix. */
-export const MAX_PREFIX_TERMS = 30;
-/** Corrections kept per misspelt word. */
-export const MAX_CORRECTIONS = 4;
-/** A completion of a prefix of p letters to a word of w letters scores PREFIX_WEIGHT · √(p / w). */
-export const PREFIX_WEIGHT = 0.8;
-/** A correction at edit distance d scores TYPO_WEIGHT[d] of an exact match. */
-export const TYPO_WEIGHT: readonly number[] = [1, 0.7, 0.5];
-/** A split word's parts each score this share of an exact match. */
-export const SPLIT_WEIGHT = 0.8;
 /**
  * Words that give a question its frame rather than its subject ("how long does it take", "how do
- * you handle"); in a question, each counts this share of a subject word.
+ * you handle"); in a question, each counts FRAME_WEIGHT of a subject word.
  */
-export const FRAME_WEIGHT = 0.25;
 export const QUESTION_FRAME_WORDS: ReadonlySet<string> = new Set([
   'long',
   'take',

@@ -1,7 +1,7 @@
 /**
- * Stage 6 of a search: what a result says. A document's key, its final score, and which of the
- * query's terms it contains (the snippet highlights them; a result found through feedback alone
- * contains none).
+ * The "results" stage of a search (stages.ts): what a result says. A document's key, its final
+ * score, and which of the query's terms it contains (the snippet highlights them; a result found
+ * through feedback alone contains none).
  */
 
 import type { IndexCore } from './build.js';
@@ -12,10 +12,19 @@ export interface SearchResult {
   key: string;
   /** The document's number: its place in key order (`index.core.keys[doc]` is `key`). */
   doc: number;
-  /** Rounded to 6 decimals. */
+  /** Rounded to 6 decimals (roundScore). */
   score: number;
   /** The query's index terms (stemmed) found in this document, in query order. */
   matchedTerms: string[];
+}
+
+/**
+ * Scores are rounded to 6 decimals before they are compared: float sums that differ only in their
+ * last bits (an order of additions, a platform) must not reorder results, and two documents that
+ * score the same to 6 decimals are a tie, broken by key.
+ */
+export function roundScore(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
 }
 
 /** Whether document d has term `termId`: a binary search of the term's postings (by document). */

@@ -1,32 +1,21 @@
 /**
- * Searching an index: the entry point, and the order of the stages. Synchronous and deterministic.
+ * Searching an index: the entry point. Synchronous and deterministic.
  *
- * A search runs these stages, one file each:
- *
- * 1. **Plan** (query.ts, query-terms.ts): the text is analysed into query words; each word gets
- *    the index terms that count for it (exact, prefix completions, typo corrections, joined forms)
- *    with a weight and an idf.
- * 2. **Score** (accumulate.ts): BM25F, term at a time, into a per-document accumulator; the
- *    documents touched are the candidates.
- * 3. **Feedback** (feedback.ts, optional): RM3 — the best documents' words become extra query
- *    terms, scored into the same accumulator.
- * 4. **Proximity** (proximity.ts, optional): a bonus for query words close together, on the best
- *    documents only.
- * 5. **Rank** (rank.ts, with top-k.ts and score.ts): scores rounded to 6 decimals, sorted, ties
- *    by key; the page asked for.
- * 6. **Results** (results.ts): each document's key, score and matched terms.
+ * The query is planned first (query.ts, query-terms.ts: each word's index terms, exact, prefix
+ * completions, typo corrections and joined forms, with a weight and an idf); then the passage
+ * stages run in order (stages.ts: words, feedback, scope, top, proximity, order, results). The
+ * ask service's page stage (page-stage.ts) groups the results by page.
  *
  * The stages share the index's scratch arrays (build.ts), so a search allocates little; this file
  * marks the query terms in them before the stages and clears what they touched afterwards.
  */
 
 import type { SearchIndex } from './build.js';
-import { accumulateWord, clearScores } from './accumulate.js';
-import { addFeedback } from './feedback.js';
+import { clearScores } from './accumulate.js';
 import { planQuery, type QueryCorrection } from './query.js';
 import { weightedWords } from './query-terms.js';
-import { rank } from './rank.js';
 import type { SearchResult } from './results.js';
+import { PASSAGE_STAGES, startSearch } from './stages.js';
 
 export type { SearchResult } from './results.js';
 
@@ -95,10 +84,9 @@ export function searchWithPlan(
   };
   if (typeof queryText !== 'string') return nothing;
   const c = index.core;
-  const r = index.ranking;
-  // 1. Plan.
+  // The query stage: what each word matches.
   const plan = planQuery(c, queryText, {
-    dropQuestionWords: r.dropQuestionWords,
+    dropQuestionWords: index.ranking.dropQuestionWords,
     prefix: options.prefix ?? true,
     typos: options.typos ?? true,
     ...(options.lang ? { lang: options.lang } : {}),
@@ -118,33 +106,16 @@ export function searchWithPlan(
   const terms = words.map((w) => w.main);
 
   const s = c.scratch;
-  let touched = 0;
+  const run = startSearch(index, words, terms, options.allow, offset, limit);
   // Mark every alternative with its word's index in the query, for feedback and proximity.
   words.forEach((w, i) => {
     for (const t of w.alternatives) s.queryMark[t.id] = i;
   });
   try {
-    // 2. Score.
-    words.forEach((w, i) => (touched = accumulateWord(index, w, i, touched)));
-
-    // 3. Feedback.
-    if (r.feedback.enabled && r.feedback.docs > 0 && r.feedback.terms > 0)
-      touched = addFeedback(index, terms, touched);
-
-    // 4–6. Proximity, rank, results: over the allowed candidates when the search is scoped.
-    if (options.allow) {
-      // Keep the allowed documents at the front of the candidates (touched keeps them all for clean-up).
-      const allow = options.allow;
-      const kept: number[] = [];
-      for (let i = 0; i < touched; i++) {
-        const d = s.touched[i] as number;
-        if (allow[d] === 1) kept.push(d);
-      }
-      return outcome(rank(index, words, terms, Uint32Array.from(kept), kept.length, offset, limit));
-    }
-    return outcome(rank(index, words, terms, s.touched, touched, offset, limit));
+    for (const stage of PASSAGE_STAGES) stage.run(run);
+    return outcome(run.results);
   } finally {
-    clearScores(index, touched);
+    clearScores(index, run.touched);
     for (const w of words) for (const t of w.alternatives) s.queryMark[t.id] = -1;
   }
 }

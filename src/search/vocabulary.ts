@@ -5,7 +5,7 @@
  * (arrays and typed arrays), so an index can be serialised as it is.
  */
 
-import { compareKeys } from './keys.js';
+import { compareCodePoints as compareKeys } from '../unicode/index.js';
 
 export interface Vocabulary {
   /** Every folded word of the indexed text (joined compound forms included), in key order. */
