@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
 import type { Site } from '../src/content/index.js';
-import { answerBody } from '../src/http/answer-bytes.js';
+import { answerBody } from '../src/http/ask-answer.js';
 import { parseQueryString } from '../src/http/query-string.js';
 import { contentOf, createAskService, parseAskQueryString } from '../src/nlweb/index.js';
 import { passagesFirstAskedFor, searchWithPlan } from '../src/search/index.js';

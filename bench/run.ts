@@ -39,7 +39,7 @@ import path from 'node:path';
 
 import { DEFAULT_MAX_RESULTS } from '../src/contract/nlweb.js';
 import { loadSite, type Page } from '../src/content/index.js';
-import { answerBody } from '../src/http/answer-bytes.js';
+import { answerBody } from '../src/http/ask-answer.js';
 import { createAskService } from '../src/nlweb/service.js';
 import type { SearchDocument, SearchIndex } from '../src/search/index.js';
 import { buildIndex, indexStats, PLAIN_BM25, search, withRanking } from '../src/search/index.js';

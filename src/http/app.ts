@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { AnswerCoder } from './answer-coding.js';
+import { AskAnswerWriter } from './ask-answer.js';
 import { createAskFastPath } from './ask-fast-path.js';
 import type { AppContext } from './context.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -40,20 +40,21 @@ const SERVER_TIMEOUTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, ke
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config, insight } = context;
   let closing = false;
-  const answerCoder = new AnswerCoder();
+  const writer = new AskAnswerWriter({
+    publicBaseUrl: config.publicBaseUrl,
+    compression: config.compression,
+  });
   const fastPath =
     options.askFastPath === false
       ? null
       : createAskFastPath({
           ask: () => context.ask,
           logger: context.logger,
-          publicBaseUrl: config.publicBaseUrl,
           isClosing: () => closing,
           metrics: context.metrics,
           limits: context.limits,
           trustProxyHops: config.trustProxyHops,
-          compression: config.compression,
-          answerCoder,
+          writer,
           ...(insight
             ? {
                 onAnswered: (req, query, summary, clientAddress) =>
@@ -137,7 +138,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     done(new ShuttingDownError());
   });
 
-  const surface = { context, allowedMethods: trackAllowedMethods(app), answerCoder };
+  const surface = { context, allowedMethods: trackAllowedMethods(app), writer };
   await registerHealthSurface(app, surface);
   await registerApiSurface(app, surface);
   await registerAskSurface(app, surface);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { RateLimits } from '../limits/index.js';
+import { internalErrorBody } from '../contract/index.js';
+import type { LimitDecision, RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import {
   parseAskQueryString,
@@ -9,25 +10,17 @@ import {
   type AskService,
   type ParsedAsk,
 } from '../nlweb/index.js';
-import { ANSWER_TAIL, answerFrame, answerParts, type AnswerFrame } from './answer-bytes.js';
+import { answerFrame, type AnswerFrame, type AskAnswer, type AskAnswerWriter } from './ask-answer.js';
 import { clientAddressOf } from './client-address.js';
 import { createEndOfTurn } from './end-of-turn.js';
 import { parseQueryString } from './query-string.js';
-import { handOverAskRefusal } from './rate-limit.js';
-import { requestCompletedLogger } from './request-completed-line.js';
 import { requestIdOf } from './request-id.js';
-import { ANSWER_HEADERS, CODED_ANSWER_VARY, JSON_CONTENT_TYPE } from './routes/ask.js';
-import { POPULAR_ORDER, type AnswerCoder } from './answer-coding.js';
-import { codingFor } from './compression.js';
-import { CODINGS } from '../compression/index.js';
-import { securityHeaders } from './security-headers.js';
 import { acceptPrefersEventStream } from './negotiation.js';
 
 export interface AskFastPathOptions {
   /** The ask service serving now (a content reload replaces it). */
   ask: () => AskService;
   logger: Logger;
-  publicBaseUrl: string;
   /** True once the server is shutting down: Fastify then answers 503 itself. */
   isClosing: () => boolean;
   /** Called once an answer has been sent (the site owner's insight counts it); `clientAddress` is the limits' (TRUST_PROXY_HOPS applied). */
@@ -37,10 +30,8 @@ export interface AskFastPathOptions {
   limits: RateLimits;
   /** TRUST_PROXY_HOPS: the client address is found as Fastify finds `request.ip`. */
   trustProxyHops: number;
-  /** COMPRESSION: answers go out in the coding the client accepts. */
-  compression: boolean;
-  /** The coder the /ask route uses too (the same splices, the same bytes). */
-  answerCoder: AnswerCoder;
+  /** The writer the /ask route uses too: the same heads, the same bytes. */
+  writer: AskAnswerWriter;
 }
 
 /** Parsed query strings kept by URL: popular questions arrive as the same URL again and again. */
@@ -63,43 +54,26 @@ interface KnownUrl {
  * Answers the hottest request of the site, a valid `GET /ask` that wants JSON, before the
  * framework's per-request pipeline (routing, hooks, child logger), which alone costs about 40 % of a
  * bare node:http server's throughput, and ends its answers together at the end of the event loop's
- * turn (see end-of-turn.ts). It sends exactly what the Fastify route sends (same parser,
- * same headers, the same answer bytes from the ask service's cache); anything else — HEAD,
- * streaming, an invalid query, an error — returns false and goes through Fastify unchanged. A test
- * compares the two paths response by response.
+ * turn (see end-of-turn.ts). Its answers, a refusal over RATE_LIMIT_ASK included, come from the
+ * route's own writer (ask-answer.ts), with the same parser; anything else — HEAD, streaming, an
+ * invalid query, an error before sending — returns false and goes through Fastify unchanged.
  */
 export function createAskFastPath(
   options: AskFastPathOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered, compression, answerCoder } = options;
-  // A flat [name, value, …] list, filled in once: Node validates it as it writes the head, and the
-  // last slot takes each response's length. writeHead does not keep the array.
-  const headers = Object.entries({
-    ...ANSWER_HEADERS,
-    ...(compression ? { vary: CODED_ANSWER_VARY } : {}),
-    'content-type': JSON_CONTENT_TYPE,
-    ...securityHeaders(options.publicBaseUrl),
-    'x-request-id': '',
-    'content-length': '',
-  }).flat();
-  const lengthSlot = headers.length - 1;
-  const requestIdSlot = headers.length - 3;
-  // The same for a coded answer, with its coding in the slot before the request id.
-  const codedHeaders = [
-    ...headers.slice(0, requestIdSlot - 1),
-    'content-encoding',
-    '',
-    ...headers.slice(requestIdSlot - 1),
-  ];
-  const codingSlot = codedHeaders.indexOf('content-encoding') + 1;
+  const { ask, logger, isClosing, limits, trustProxyHops, onAnswered, writer } = options;
   const observeAnswer = options.metrics.requestObserver('GET', '/ask', 200);
-  // The request line holds no headers, so it skips the logger's redaction (a quarter of its cost);
-  // its fixed fields are bound once, so pino serialises them once, not on every line (~1.3 µs).
-  const requestLog = logger.child(
-    { req: { method: 'GET', url: '/ask' }, res: { statusCode: 200 }, fastPath: true },
-    { redact: { paths: [] } },
-  );
-  const logRequestCompleted = requestCompletedLogger(requestLog);
+  const observeRefusal = options.metrics.requestObserver('GET', '/ask', 429);
+  // One child logger per status the fast path answers with, its fixed fields bound once (pino
+  // serialises them once, not on every line). The request line holds no headers, so it skips the
+  // logger's redaction, a quarter of its cost.
+  const requestLog = (statusCode: number): Logger =>
+    logger.child(
+      { req: { method: 'GET', url: '/ask' }, res: { statusCode }, fastPath: true },
+      { redact: { paths: [] } },
+    );
+  const answeredLog = requestLog(200);
+  const refusedLog = requestLog(429);
   // A plain map emptied when full: a hit is one lookup (an LRU's move-to-end costs more than the
   // parse it saves on a miss), and popular URLs are back in it at once.
   const knownUrls = new Map<string, KnownUrl>();
@@ -116,6 +90,89 @@ export function createAskFastPath(
     return known;
   };
 
+  /** Sends a written answer: corked, its head and chunks leave in one writev when the turn ends. */
+  const send = (
+    res: ServerResponse,
+    answer: AskAnswer,
+    requestId: string,
+    started: number,
+    refused: boolean,
+  ): void => {
+    res.writeHead(answer.status, answer.head as string[]);
+    res.cork();
+    const { chunks } = answer;
+    for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]!);
+    endAtTurnEnd(res, chunks[chunks.length - 1]!, (failure) => {
+      if (failure !== null) {
+        logger.error({ err: failure, requestId }, '/ask fast path failed while sending');
+        return;
+      }
+      const responseTime = performance.now() - started;
+      (refused ? observeRefusal : observeAnswer)(responseTime / 1000);
+      // The same line as Fastify's requests get (app.ts), marked with the path that answered.
+      const log = refused ? refusedLog : answeredLog;
+      if (log.isLevelEnabled('info')) log.info({ requestId, responseTime }, 'request completed');
+    });
+  };
+
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    known: KnownUrl,
+    clientAddress: string,
+    requestId: string,
+    started: number,
+  ): void => {
+    const { query } = known.parsed;
+    const service = ask();
+    const outcome = service.outcome(query);
+    // The head is laid out once per answer asked again (a reload or eviction brings a new outcome).
+    let frame = known.frame;
+    if (frame === null || frame.outcome !== outcome) {
+      frame = answerFrame(outcome, query);
+      if (known.askedBefore) known.frame = frame;
+      known.askedBefore = true;
+    }
+    send(
+      res,
+      writer.answer(service, outcome, query, requestId, req.headers['accept-encoding'], frame),
+      requestId,
+      started,
+      false,
+    );
+    onAnswered?.(req, query, outcome.summary, clientAddress);
+    if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: query.text }, 'ask query');
+  };
+
+  /** The answer once a verdict waiting for the shared count comes: the request is this path's now. */
+  const answerLater = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    verdict: Promise<LimitDecision | null>,
+    known: KnownUrl,
+    clientAddress: string,
+    requestId: string,
+    started: number,
+  ): void => {
+    verdict
+      .then((refusal) => {
+        if (refusal === null) answer(req, res, known, clientAddress, requestId, started);
+        else send(res, writer.refused(refusal, requestId), requestId, started, true);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error, requestId }, '/ask fast path failed');
+        if (res.headersSent) return void res.destroy();
+        const failed = internalErrorBody(requestId);
+        send(
+          res,
+          writer.error(500, requestId, `${failed.message} ${failed.resolution}`),
+          requestId,
+          started,
+          true,
+        );
+      });
+  };
+
   return (req, res) => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined || !url.startsWith('/ask') || isClosing()) return false;
@@ -124,76 +181,15 @@ export function createAskFastPath(
     try {
       const known = parse(url);
       if (known === null) return false;
-      const { parsed } = known;
-      if (parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
+      if (known.parsed.delivery.streaming ?? acceptPrefersEventStream(req.headers.accept)) return false;
       const clientAddress =
         limits.limitsAsk || onAnswered !== undefined ? clientAddressOf(req, trustProxyHops) : '';
-      const refusal = limits.limitsAsk ? limits.refuseAsk(clientAddress) : null;
-      if (refusal !== null) {
-        // The route answers the 429 (one writer of that answer), or waits for a verdict to come;
-        // the verdict goes with the request.
-        handOverAskRefusal(req, refusal);
-        return false;
-      }
+      const verdict = limits.limitsAsk ? limits.refuseAsk(clientAddress) : null;
       const requestId = requestIdOf(req, trustProxyHops);
-      const whenSent = (failure: unknown) => {
-        if (failure !== null) {
-          logger.error({ err: failure, requestId }, '/ask fast path failed while sending');
-          return;
-        }
-        const responseTime = performance.now() - started;
-        observeAnswer(responseTime / 1000);
-        // The same line as Fastify's requests get (app.ts), marked with the path that answered.
-        if (requestLog.isLevelEnabled('info')) logRequestCompleted(requestId, responseTime);
-      };
-      const service = ask();
-      const outcome = service.outcome(parsed.query);
-      // The head and length are laid out once per answer (a reload or eviction brings a new outcome).
-      let frame = known.frame;
-      if (frame === null || frame.outcome !== outcome) {
-        frame = answerFrame(outcome, parsed.query);
-        if (known.askedBefore) known.frame = frame;
-        known.askedBefore = true;
-      }
-      let head: string;
-      let length: number;
-      if (frame !== null) {
-        head = frame.before + requestId + frame.after;
-        length = frame.bytes + requestId.length;
-      } else {
-        const parts = answerParts(outcome, parsed.query, requestId);
-        head = parts.head;
-        length = Buffer.byteLength(head) + parts.content.length + parts.tail.length;
-      }
-      const acceptEncoding = req.headers['accept-encoding'];
-      // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
-      const popular = compression && acceptEncoding !== undefined && service.isCached(parsed.query);
-      const coding = codingFor(compression, acceptEncoding, length, popular ? POPULAR_ORDER : CODINGS);
-      if (coding !== null) {
-        const chunks = answerCoder.coded(outcome, head, coding, popular);
-        let codedLength = 0;
-        for (const chunk of chunks) codedLength += chunk.length;
-        codedHeaders[codingSlot] = coding;
-        codedHeaders[codingSlot + 2] = requestId;
-        codedHeaders[codingSlot + 4] = String(codedLength);
-        res.writeHead(200, codedHeaders);
-        res.cork();
-        for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
-        endAtTurnEnd(res, chunks[chunks.length - 1]!, whenSent);
-      } else {
-        headers[requestIdSlot] = requestId;
-        headers[lengthSlot] = String(length);
-        res.writeHead(200, headers);
-        // Corked, the head (a string Node joins to the response head), the shared bytes of the
-        // answer and its closing brace leave in one writev, with no per-request copy of the answer,
-        // when the turn ends with the other answers of this turn (end-of-turn.ts).
-        res.cork();
-        res.write(head);
-        res.write(outcome.contentJson);
-        endAtTurnEnd(res, ANSWER_TAIL, whenSent);
-      }
-      onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
-      if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
+      if (verdict === null) answer(req, res, known, clientAddress, requestId, started);
+      else if (verdict instanceof Promise)
+        answerLater(req, res, verdict, known, clientAddress, requestId, started);
+      else send(res, writer.refused(verdict, requestId), requestId, started, true);
       return true;
     } catch (error) {
       // Nothing was sent: Fastify takes the request and answers it (or its error) as usual.

@@ -6,7 +6,7 @@ import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
 import type { AskService } from '../nlweb/index.js';
 import type { SubmissionService } from '../submissions/index.js';
-import type { AnswerCoder } from './answer-coding.js';
+import type { AskAnswerWriter } from './ask-answer.js';
 import type { AllowedMethods } from './errors.js';
 import type { LiveContent } from './live-content.js';
 
@@ -38,6 +38,6 @@ export interface AppContext {
 export interface SurfaceOptions {
   context: AppContext;
   allowedMethods: AllowedMethods;
-  /** Compresses /ask answers; shared with the /ask fast path, so both keep the same splices. */
-  answerCoder: AnswerCoder;
+  /** Writes /ask's JSON answers; shared with the /ask fast path, so both send the same bytes. */
+  writer: AskAnswerWriter;
 }

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitedBody, type ErrorBody } from '../contract/index.js';
 import type { AskVerdict, LimitDecision } from '../limits/index.js';
@@ -30,21 +29,8 @@ export async function limitSubmission(
   return { body: rateLimitedBody(WHAT[limit], quota, windowSeconds, decision.resetSeconds), decision };
 }
 
-/**
- * Verdicts the /ask fast path could not answer with (a refusal, or one still waiting for the shared
- * count) and handed to the route, so each request counts once.
- */
-const askRefusals = new WeakMap<IncomingMessage, Exclude<AskVerdict, null>>();
-
-/** The fast path: the request is left to the route, which answers it with this verdict. */
-export function handOverAskRefusal(req: IncomingMessage, verdict: Exclude<AskVerdict, null>): void {
-  askRefusals.set(req, verdict);
-}
-
-/** /ask's per-client limit for a request the route answers: the fast path's verdict, or a new check. */
+/** /ask's per-client limit for a request the route answers (the fast path checks its own). */
 export function askRefusal(context: AppContext, request: FastifyRequest): AskVerdict {
-  const handedOver = askRefusals.get(request.raw);
-  if (handedOver !== undefined) return handedOver;
   return context.limits.refuseAsk(clientAddress(request));
 }
 

@@ -95,7 +95,7 @@ export interface AskService {
   exampleAnswer(query: AskQuery, requestId: string): NlWebResponse;
   /**
    * What the answer to a valid query holds apart from its ids: the same object again while it is
-   * cached (a writer may keep the answer's bytes beside it, see src/http/answer-bytes.ts). Counted
+   * cached (a writer may keep the answer's bytes beside it, see src/http/ask-answer.ts). Counted
    * in `counts` like `answer`.
    */
   outcome(query: AskQuery): AskOutcome;

@@ -9,7 +9,7 @@ import {
 } from '../../src/compression/index.js';
 import { BUNDLED_CONTENT_DIR } from '../../src/config/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
-import { AnswerCoder } from '../../src/http/answer-coding.js';
+import { AnswerCoder } from '../../src/http/ask-answer.js';
 import { negotiateCoding } from '../../src/http/negotiation.js';
 import type { AskOutcome } from '../../src/nlweb/index.js';
 import { renderSite } from '../../src/site/render-cache.js';

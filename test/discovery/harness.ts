@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import type { Config } from '../../src/config/index.js';
 import type { Site } from '../../src/content/index.js';
 import { buildDiscoveryBundle, type DiscoveryBundle, type SitemapLimits } from '../../src/discovery/index.js';
-import { AnswerCoder } from '../../src/http/answer-coding.js';
+import { AskAnswerWriter } from '../../src/http/ask-answer.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
 import { notFoundHandler, trackAllowedMethods } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
@@ -58,7 +58,15 @@ export async function serveBundle(context: AppContext, bundle: DiscoveryBundle):
   const allowedMethods = trackAllowedMethods(app);
   // The app-wide not-found handler (405 for a wrong method), which the site surface owns in buildApp.
   app.setNotFoundHandler(notFoundHandler(allowedMethods));
-  await registerDiscoverySurface(app, { context, allowedMethods, answerCoder: new AnswerCoder() }, bundle);
+  await registerDiscoverySurface(
+    app,
+    {
+      context,
+      allowedMethods,
+      writer: new AskAnswerWriter({ publicBaseUrl: context.config.publicBaseUrl, compression: false }),
+    },
+    bundle,
+  );
   await app.ready();
   return app;
 }

@@ -9,7 +9,7 @@ import {
   type NlWebContentItem,
   type NlWebResponse,
 } from '../../src/contract/index.js';
-import { answerBody, answerFrame, answerParts } from '../../src/http/answer-bytes.js';
+import { answerBody, answerFrame, answerParts } from '../../src/http/ask-answer.js';
 import {
   ANSWER_DOORKEEPER_SIZE,
   contentOf,

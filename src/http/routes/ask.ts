@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import {
-  NLWEB_VERSION,
-  unsupportedMediaTypeBody,
-  type ErrorBody,
-  type NlWebResponse,
-} from '../../contract/index.js';
+import { unsupportedMediaTypeBody, type ErrorBody, type NlWebResponse } from '../../contract/index.js';
 import {
   EventStream,
   parseAskBody,
@@ -14,61 +9,28 @@ import {
   type ParsedAsk,
 } from '../../nlweb/index.js';
 import type { AppContext, SurfaceOptions } from '../context.js';
-import { answerParts } from '../answer-bytes.js';
-import { POPULAR_ORDER, type AnswerCoder } from '../answer-coding.js';
-import { codingFor } from '../compression.js';
-import { CODINGS } from '../../compression/index.js';
+import {
+  ANSWER_HEADERS,
+  ASK_PREFLIGHT_HEADERS,
+  type AskAnswer,
+  type AskAnswerWriter,
+} from '../ask-answer.js';
 import { JSON_TYPE } from '../body-parsers.js';
 import { acceptPrefersEventStream } from '../negotiation.js';
 import { errorHandlerRendering } from '../errors.js';
-import { askRefusal, tooManySearches } from '../rate-limit.js';
+import { askRefusal } from '../rate-limit.js';
 import { securityHeaders } from '../security-headers.js';
 import { clientAddress } from '../client-address.js';
 
-/** /ask is read-only and public: any origin may read it, without credentials. */
-export const ASK_CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-};
-
-export const ASK_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  ...ASK_CORS_HEADERS,
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'Content-Type, Accept',
-  'access-control-max-age': '86400',
-};
-
-/** Headers of every /ask answer. The Accept header can select streaming, hence Vary. */
-export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
-  ...ASK_CORS_HEADERS,
-  vary: 'Accept',
-  // Every answer carries its own request_id.
-  'cache-control': 'no-store',
-};
-
-/** Vary of a JSON answer when compression is on: it may go out in brotli or gzip. */
-export const CODED_ANSWER_VARY = 'Accept, Accept-Encoding';
-
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-function errorAnswer(requestId: string, status: number, text: string): NlWebResponse {
-  return {
-    // A 4xx asks the caller to send something else; a 5xx is a (failed) answer.
-    _meta: {
-      response_type: status < 500 ? 'Elicitation' : 'Answer',
-      version: NLWEB_VERSION,
-      request_id: requestId,
-    },
-    content: [{ type: 'text', text }],
-  };
-}
-
-/** An error as /ask answers it: an NLWeb response whose text item says what to fix. */
-function sendError(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
-  return reply
-    .code(status)
-    .headers(ANSWER_HEADERS)
-    .type(JSON_CONTENT_TYPE)
-    .send(errorAnswer(request.id, status, `${body.message} ${body.resolution}`));
+/** Sends an answer of the writer the fast path shares (ask-answer.ts) through Fastify's reply. */
+function sendAnswer(reply: FastifyReply, answer: AskAnswer) {
+  reply.code(answer.status);
+  const { head, chunks } = answer;
+  for (let i = 0; i < head.length; i += 2) reply.header(head[i]!, head[i + 1]!);
+  if (chunks.length === 1) return reply.send(chunks[0]);
+  return reply.send(
+    Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))),
+  );
 }
 
 /**
@@ -79,46 +41,37 @@ function sendError(request: FastifyRequest, reply: FastifyReply, status: number,
 export async function registerAskSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
   const { context } = options;
   await app.register(async (surface) => {
+    const { writer } = options;
+    // An error as /ask answers it: an NLWeb response whose text item says what to fix.
+    const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) =>
+      sendAnswer(reply, writer.error(status, request.id, `${body.message} ${body.resolution}`));
     surface.setErrorHandler(
       errorHandlerRendering(sendError, {
         bodyLimitBytes: context.config.bodyLimitBytes,
         accepts: [JSON_TYPE],
       }),
     );
-    registerAskRoutes(surface, context, options.answerCoder);
+    registerAskRoutes(surface, context, writer, sendError);
   });
 }
 
 /** GET /ask, POST /ask and the CORS preflight. */
-function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCoder: AnswerCoder): void {
+function registerAskRoutes(
+  app: FastifyInstance,
+  context: AppContext,
+  writer: AskAnswerWriter,
+  sendError: (request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) => unknown,
+): void {
   const { config, insight } = context;
   const streamHeaders = { ...securityHeaders(config.publicBaseUrl), ...ANSWER_HEADERS };
 
   const respond = async (request: FastifyRequest, reply: FastifyReply, parsed: ParsedAsk) => {
-    if (!parsed.ok)
-      return reply
-        .code(400)
-        .headers(ANSWER_HEADERS)
-        .type(JSON_CONTENT_TYPE)
-        .send(errorAnswer(request.id, 400, parsed.text));
+    if (!parsed.ok) return sendAnswer(reply, writer.error(400, request.id, parsed.text));
     // The visitor's search text is never in the info log; at debug it is, for diagnosing answers.
     if ((request.log as Logger).isLevelEnabled('debug'))
       request.log.debug({ query: parsed.query.text }, 'ask query');
     const refusal = await askRefusal(context, request);
-    if (refusal !== null) {
-      return reply
-        .code(429)
-        .headers(ANSWER_HEADERS)
-        .headers(refusal.headers)
-        .type(JSON_CONTENT_TYPE)
-        .send(
-          errorAnswer(
-            request.id,
-            429,
-            tooManySearches(refusal, '(see the Retry-After header) and ask again.'),
-          ),
-        );
-    }
+    if (refusal !== null) return sendAnswer(reply, writer.refused(refusal, request.id));
 
     // Read once: a content reload may replace the service while this request is answered.
     const ask = context.ask;
@@ -145,22 +98,11 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCode
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
     const outcome = ask.outcome(parsed.query);
-    const { head, content, tail } = answerParts(outcome, parsed.query, request.id);
     counted();
-    reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE);
-    if (config.compression) reply.header('vary', CODED_ANSWER_VARY);
-    // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
-    const popular = ask.isCached(parsed.query);
-    const length = Buffer.byteLength(head) + content.length + tail.length;
-    const coding = codingFor(
-      config.compression,
-      request.headers['accept-encoding'],
-      length,
-      popular ? POPULAR_ORDER : CODINGS,
+    return sendAnswer(
+      reply,
+      writer.answer(ask, outcome, parsed.query, request.id, request.headers['accept-encoding']),
     );
-    if (coding === null) return reply.send(Buffer.concat([Buffer.from(head), content, Buffer.from(tail)]));
-    reply.header('content-encoding', coding);
-    return reply.send(Buffer.concat(answerCoder.coded(outcome, head, coding, popular)));
   };
 
   const streamAnswer = async (

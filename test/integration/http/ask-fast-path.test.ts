@@ -196,3 +196,37 @@ describe('GET /ask fast path', () => {
     expect(completed.length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('GET /ask fast path over RATE_LIMIT_ASK', () => {
+  let limitedFast: TestServer;
+  let limitedRouted: TestServer;
+  const env = { PUBLIC_BASE_URL: BASE, RATE_LIMIT_ASK: '2/60' };
+  beforeAll(async () => {
+    limitedFast = await startTestServer({ env });
+    limitedRouted = await startTestServer({ env, app: { askFastPath: false } });
+  });
+  afterAll(async () => {
+    await limitedFast.close();
+    await limitedRouted.close();
+  });
+
+  it('answers the refusal itself, as the route does, counting each request once', async () => {
+    const c: Case = { name: 'limited', path: '/ask?query=consent', fastPath: true };
+    const viaFast = [];
+    const viaRoute = [];
+    for (let i = 0; i < 3; i++) {
+      viaFast.push(await fetchCase(limitedFast, c));
+      viaRoute.push(await fetchCase(limitedRouted, c));
+    }
+    expect(viaFast.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(viaFast).toEqual(viaRoute);
+    const completed = limitedFast.logs.filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => [line.fastPath, (line.res as { statusCode: number }).statusCode])).toEqual(
+      [
+        [true, 200],
+        [true, 200],
+        [true, 429],
+      ],
+    );
+  });
+});
