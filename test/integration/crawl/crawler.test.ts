@@ -4,7 +4,14 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Crawler, type Manifest } from '../../../src/crawl/index.js';
 import { waitFor } from '../../support/net.js';
-import { capturingLogger, crawlConfig, page, sitemapOf, startOrigin, type Origin } from '../../crawl/origin.js';
+import {
+  capturingLogger,
+  crawlConfig,
+  page,
+  sitemapOf,
+  startOrigin,
+  type Origin,
+} from '../../crawl/origin.js';
 
 const open: { origins: Origin[]; crawlers: Crawler[] } = { origins: [], crawlers: [] };
 afterEach(async () => {
