@@ -65,8 +65,8 @@ export function nameMatch(
     let hit = 0;
     for (const t of name) if (hits.some((h) => h.matchedTerms.includes(t))) hit++;
     if (hit === 0) continue;
-    // Squared: a full match counts, a partial one ("Trialwright for medical writing" for "does
-    // Trialwright write the protocol") hardly.
+    // Squared: a full match counts, a partial one ("Acme for medical writing" for "does
+    // Acme write the protocol") hardly.
     const share = ((hit / name.length) * Math.min(1, hit / Math.max(1, queryWords))) ** 2;
     if (share > best) best = share;
   }

@@ -253,7 +253,7 @@ export function createAskService(
   const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
-  // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
+  // The site's own name in a question ("how much does Acme cost") names no page's subject.
   const siteNameTerms = new Set(nameTerms(siteName));
   const rankingContext = (scope: string | null, lang: string | null): RankingContext => ({
     index,
@@ -629,7 +629,7 @@ function rankPages(
     const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
     const wordsOf = queryWordsOfTerms(outcome.queryWords);
     // How many words the query's subject has: the site's own name is none of it when other words
-    // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
+    // are there (it is on every page), so "how much does Acme cost" names "Pricing" (cost)
     // as fully as "how much does it cost".
     // Only a query that names the whole site: on a site called "OWASP Cheat Sheet Series" every
     // title's "Cheat Sheet" is part of its subject.

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  defaultBrand,
   htmlOf,
   loadSite,
   markdownOf,
@@ -532,6 +533,9 @@ describe('loadSite: _site.yaml', () => {
       foundingYear: null,
       sameAs: [],
       language: null,
+      brand: defaultBrand(),
+      navigation: null,
+      footer: null,
     });
     expect(located(problems)).toEqual([
       expect.stringMatching(/^_site\.yaml:-: warning: there is no _site\.yaml/),
