@@ -572,7 +572,7 @@ describe('loadSite: _site.yaml', () => {
       '_site.yaml:3: warning: `contactEmail` "not-an-address" is not an e-mail address; it is ignored',
       '_site.yaml:4: warning: `foundingYear` must be a four-digit year such as 2019; it is ignored',
       '_site.yaml:5: warning: `sameAs` entry "ftp://example.com" is not a web address (https://…); it is ignored',
-      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language)',
+      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language, brand, navigation, footer)',
     ]);
   });
 
