@@ -27,6 +27,7 @@ const INTEGRATION = [
   'test/http/request-log.test.ts',
   'test/runtime/server-process.test.ts',
   'test/runtime/start-up.test.ts',
+  'test/runtime/going-live.test.ts',
   'test/insight/cli.test.ts',
   'test/insight/config.test.ts',
   'test/insight/report.test.ts',
