@@ -117,7 +117,9 @@ function brandStylesheet(site: Site): string {
   // A dark scheme from the same hues: the page darkens, the brand colours lighten until readable.
   const darkBackground = mix(DARK_GROUND, primary, 0.06);
   const darkSoft = mix(mix(darkBackground, DARK_TEXT, 0.035), primary, 0.04);
-  const darkPrimary = readableOnAll(primary, [darkBackground, darkSoft]);
+  const darkPrimarySoft = mix(darkBackground, primary, 0.28);
+  // The primary colour is text too (secondary buttons, the current menu entry, the hero's eyebrow).
+  const darkPrimary = readableOnAll(primary, [darkBackground, darkSoft, darkPrimarySoft]);
   const dark = {
     '--bg': hexOf(darkBackground),
     '--bg-soft': hexOf(darkSoft),
@@ -128,7 +130,7 @@ function brandStylesheet(site: Site): string {
     '--border-strong': hexOf(mix(darkBackground, DARK_TEXT, 0.32)),
     '--primary': hexOf(darkPrimary),
     '--primary-hover': hexOf(mix(darkPrimary, DARK_TEXT, 0.2)),
-    '--primary-soft': hexOf(mix(darkBackground, primary, 0.28)),
+    '--primary-soft': hexOf(darkPrimarySoft),
     '--on-primary': hexOf(readableOn(darkPrimary)),
     '--link': hexOf(readableOnAll(link, [darkBackground, darkSoft])),
     '--accent': hexOf(accent),
