@@ -12,7 +12,7 @@ import {
 const USAGE = `Usage: frontdoor <command>
 
 Commands:
-  serve                         start the server (configuration from the environment; see README)
+  serve                         start the server (configuration from the environment; docs/configuration.md)
   init <folder>                 write a starter site (configuration and pages) into a new folder
   check                         check the content folder and report problems with file and line
   submissions list [options]    list stored submissions and their delivery state

@@ -171,7 +171,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** Every variable the server reads, with its meaning; the README table is written from this. */
+/** Every variable the server reads, with its meaning; the table in docs/configuration.md is written from this. */
 export const CONFIG_VARIABLES = {
   NODE_ENV:
     'production: the site is live; start-up warns about settings only fit for trying it out (see docs/make-it-yours.md).',
@@ -599,7 +599,7 @@ function mergeConfigFile(env: ConfigSource, cwd: string, problems: string[]): Co
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (!(key in CONFIG_VARIABLES) || key === 'FRONTDOOR_CONFIG') {
       problems.push(
-        `FRONTDOOR_CONFIG file has an unknown key "${key}": use only the variable names in the README.`,
+        `FRONTDOOR_CONFIG file has an unknown key "${key}": use only the variable names in docs/configuration.md.`,
       );
       continue;
     }
