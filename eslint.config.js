@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The rooms of src/ in layers, lowest first. A room imports another room only through its
  * `index.ts`, and only a room of a lower layer: never one of its own layer or above. The layers
- * are read off the imports as they are (README, "Layout"):
+ * are read off the imports as they are (docs/architecture.md, "Layout"):
  *   1. contract, config, unicode, language, storage, cache: the published contract, the validated
  *      configuration, the Unicode folding and code point order that content and search share, the
  *      SQLite connection and schema migrations that submissions and insight share, and the bounded

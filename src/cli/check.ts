@@ -1,6 +1,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { loadSite, type ContentProblem } from '../content/index.js';
+import { goingLiveWarnings } from '../runtime/index.js';
 import { processIo, type CliIo } from './submissions.js';
 
 const USAGE = `Usage: frontdoor check [--content DIR] [--strict]
@@ -10,6 +11,8 @@ problem as file:line: severity: message.
 
   --content DIR   the folder to check
   --strict        fail on warnings too
+  --production    also check the settings for going live: where submissions are delivered,
+                  PUBLIC_BASE_URL, a privacy page (implied by NODE_ENV=production)
 
 Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 wrong usage.
 `;
@@ -18,6 +21,7 @@ Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 wrong usage.
 export async function runCheck(args: string[], io: CliIo = processIo()): Promise<number> {
   let contentDir: string | null = null;
   let strict = false;
+  let production = io.env.NODE_ENV === 'production';
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
     if (arg === '--content' || arg.startsWith('--content=')) {
@@ -25,6 +29,7 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
       if (value === undefined || value === '') return usageError(io, '--content needs a folder');
       contentDir = resolve(io.cwd, value);
     } else if (arg === '--strict') strict = true;
+    else if (arg === '--production') production = true;
     else if (arg === '--help' || arg === '-h') {
       io.out(USAGE);
       return 0;
@@ -32,7 +37,9 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   }
   // CONTENT_MAX_FILE_BYTES applies to a folder given with --content too.
   const config =
-    contentDir === null || io.env.CONTENT_MAX_FILE_BYTES !== undefined ? loadConfig(io.env, io.cwd) : null;
+    contentDir === null || production || io.env.CONTENT_MAX_FILE_BYTES !== undefined
+      ? loadConfig(io.env, io.cwd)
+      : null;
   contentDir ??= config!.contentDir;
   const htmlBodySelector = (config ? config.contentHtmlBody : io.env.CONTENT_HTML_BODY?.trim()) || undefined;
 
@@ -42,8 +49,10 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   });
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
+  const liveWarnings = production && config ? goingLiveWarnings(config, site) : [];
+  for (const warning of liveWarnings) io.out(`before going live: warning: ${warning}\n`);
   const errors = problems.filter((problem) => problem.severity === 'error').length;
-  const warnings = problems.length - errors;
+  const warnings = problems.length - errors + liveWarnings.length;
   io.out(
     `${shown}: ${site.pages.length} ${site.pages.length === 1 ? 'page' : 'pages'} loaded, ` +
       `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}\n`,

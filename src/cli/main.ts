@@ -12,7 +12,8 @@ import {
 const USAGE = `Usage: frontdoor <command>
 
 Commands:
-  serve                         start the server (configuration from the environment; see README)
+  serve                         start the server (configuration from the environment; docs/configuration.md)
+  init <folder>                 write a starter site (configuration and pages) into a new folder
   check                         check the content folder and report problems with file and line
   submissions list [options]    list stored submissions and their delivery state
   submissions retry <id|--dead> put dead-lettered submissions back in the delivery queue
@@ -111,6 +112,10 @@ export async function main(argv: string[]): Promise<number> {
     case undefined:
       await serve();
       return -1;
+    case 'init': {
+      const { runInit } = await import('./init.js');
+      return runInit(rest);
+    }
     case 'check': {
       const { runCheck } = await import('./check.js');
       return runCheck(rest);

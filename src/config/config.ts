@@ -53,6 +53,11 @@ export interface Config {
    * readable line per record, for a person), `auto` (pretty when stdout is a terminal, else json).
    */
   logFormat: 'json' | 'pretty' | 'auto';
+  /**
+   * NODE_ENV=production: the site is live, so start-up warns in plain words about settings only fit
+   * for trying it out (submissions kept in the log, a local PUBLIC_BASE_URL, no privacy page).
+   */
+  production: boolean;
   /** Largest accepted request body in bytes; larger bodies are answered 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number;
   /** How many reverse-proxy hops to trust for the client address (0 = use the socket address). */
@@ -166,8 +171,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Every variable the server reads, with its meaning; the README table is written from this. */
+/** Every variable the server reads, with its meaning; the table in docs/configuration.md is written from this. */
 export const CONFIG_VARIABLES = {
+  NODE_ENV:
+    'production: the site is live; start-up warns about settings only fit for trying it out (see docs/make-it-yours.md).',
   PORT: 'TCP port to listen on (default 3000).',
   HOST: 'Interface to bind (default 127.0.0.1; use 0.0.0.0 in a container).',
   PUBLIC_BASE_URL:
@@ -487,6 +494,7 @@ export function loadConfig(env: ConfigSource = process.env, cwd = process.cwd())
     contentMaxFileBytes,
     logLevel,
     logFormat,
+    production: read('NODE_ENV') === 'production',
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', 65_536, 16_384, 10_485_760),
     trustProxyHops: integer('TRUST_PROXY_HOPS', 0, 0, 10),
     database,
@@ -591,7 +599,7 @@ function mergeConfigFile(env: ConfigSource, cwd: string, problems: string[]): Co
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     if (!(key in CONFIG_VARIABLES) || key === 'FRONTDOOR_CONFIG') {
       problems.push(
-        `FRONTDOOR_CONFIG file has an unknown key "${key}": use only the variable names in the README.`,
+        `FRONTDOOR_CONFIG file has an unknown key "${key}": use only the variable names in docs/configuration.md.`,
       );
       continue;
     }

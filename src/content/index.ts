@@ -1,5 +1,28 @@
 /** The content room: a folder of Markdown files or a built static site's HTML → the Site every other room reads. */
-export type { ContentProblem, Heading, Page, Passage, Site, SiteInfo } from './types.js';
+export type {
+  Brand,
+  BrandColours,
+  BrandImage,
+  ContentProblem,
+  FooterColumn,
+  Heading,
+  NavLink,
+  Page,
+  Passage,
+  Site,
+  SiteInfo,
+} from './types.js';
+export { AA_RATIO, brandFiles, checkContrast, DEFAULT_COLOURS, defaultBrand } from './brand.js';
+export { resolveBrandFile } from './brand-files.js';
+export {
+  contrastRatio,
+  hexOf,
+  mix,
+  parseHexColour,
+  passingAlternative,
+  readableOn,
+  type Rgb,
+} from './colour.js';
 export {
   buildSite,
   CONTENT_MODEL_VERSION,
@@ -47,3 +70,4 @@ export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
 export { strongEtag } from './etag.js';
 export { translationsOf } from './translations.js';
+export { defaultSiteInfo } from './site-info.js';

@@ -23,7 +23,9 @@ import {
 } from './read.js';
 import { selectorProblem } from './html-page.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
-import type { ContentProblem, Page, Site } from './types.js';
+import type { ContentProblem, Page, Site, SiteInfo } from './types.js';
+import { brandFiles } from './brand.js';
+import { resolveBrandFile } from './brand-files.js';
 import { isHtmlSource } from './urls.js';
 
 export {
@@ -187,6 +189,7 @@ function assembleSite(
     const siteInfo = readSiteInfo(content.siteInfoText, fallback);
     for (const problem of siteInfo.problems) report(SITE_INFO_FILE, problem);
     info = siteInfo.info;
+    for (const problem of dropMissingBrandFiles(root, info)) report(SITE_INFO_FILE, problem);
   }
   // A detected language gives way to the one the site names for all its pages.
   for (const page of pages) if (page.detectedLang !== null) page.lang = info.language ?? page.detectedLang;
@@ -228,4 +231,30 @@ function dropDuplicateUrls(pages: Page[], report: (file: string, problem: LinePr
     else byFoldedUrl.set(folded, page);
   }
   return kept.sort((a, b) => compareCodePoints(a.url, b.url));
+}
+
+/**
+ * A brand file that is not a readable file inside the content folder (missing, or a link leading
+ * out of it) is reported and dropped, so no page links to a picture that answers 404.
+ */
+function dropMissingBrandFiles(root: string, info: SiteInfo): LineProblem[] {
+  const problems: LineProblem[] = [];
+  const missing = brandFiles(info.brand).filter((file) => resolveBrandFile(root, file) === null);
+  if (missing.length === 0) return problems;
+  const gone = new Set(missing);
+  for (const file of missing)
+    problems.push({
+      line: null,
+      message: `the brand file "${file}" is not a file in the content folder: add it there, or correct the name in the brand section; the default is used meanwhile`,
+      severity: 'error',
+    });
+  const { brand } = info;
+  info.brand = {
+    ...brand,
+    logo: brand.logo && !gone.has(brand.logo.file) ? brand.logo : null,
+    favicon: brand.favicon && !gone.has(brand.favicon) ? brand.favicon : null,
+    socialImage: brand.socialImage && !gone.has(brand.socialImage.file) ? brand.socialImage : null,
+    hero: brand.hero && !gone.has(brand.hero.file) ? brand.hero : null,
+  };
+  return problems;
 }

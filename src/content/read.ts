@@ -102,7 +102,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 5;
+export const CONTENT_MODEL_VERSION = 6;
 
 /** A content folder read into memory, before any page is built. */
 export interface ContentFiles {

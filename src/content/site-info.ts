@@ -7,6 +7,7 @@ import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { LineProblem } from './front-matter.js';
 import { collapseWhitespace } from './markdown.js';
 import type { SiteInfo } from './types.js';
+import { defaultBrand, readBrand, readFooter, readNavigation } from './brand.js';
 import { languageTag } from '../language/index.js';
 import { SITE_INFO_FILE } from './read.js';
 
@@ -29,7 +30,15 @@ const TEXT_KEYS = [
   'salesEmail',
   'address',
 ] as const;
-const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs', 'language']);
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  ...TEXT_KEYS,
+  'foundingYear',
+  'sameAs',
+  'language',
+  'brand',
+  'navigation',
+  'footer',
+]);
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 
 /** The details used for whatever `_site.yaml` does not give. */
@@ -45,6 +54,9 @@ export function defaultSiteInfo(fallback: SiteInfoFallback): SiteInfo {
     foundingYear: null,
     sameAs: [],
     language: null,
+    brand: defaultBrand(),
+    navigation: null,
+    footer: null,
   };
 }
 
@@ -154,6 +166,20 @@ export function readSiteInfo(
   } else if (sameAs !== undefined && sameAs !== null) {
     warn('sameAs', '`sameAs` must be a list of profile URLs (https://…); it is ignored');
   }
+
+  // Nested keys are reported at their own line (`brand.colours.link`), else at the nearest parent's.
+  const lineOfPath = (path: (string | number)[]): number | null => {
+    for (let length = path.length; length > 0; length--) {
+      const node = document.getIn(path.slice(0, length), true) as { range?: [number, number] } | undefined;
+      if (node?.range) return lineOf(node.range[0]);
+    }
+    return keyLines.get(String(path[0])) ?? null;
+  };
+  const reportAt = (path: (string | number)[], message: string, severity: 'error' | 'warning') =>
+    problems.push({ line: lineOfPath(path), message, severity });
+  info.brand = readBrand(values.brand, info.name, reportAt);
+  info.navigation = readNavigation(values.navigation, reportAt);
+  info.footer = readFooter(values.footer, reportAt);
 
   for (const key of Object.keys(values).sort())
     if (!KNOWN_KEYS.has(key))

@@ -99,6 +99,58 @@ export interface SiteInfo {
    */
   language: string | null;
   sameAs: string[];
+  /** `brand`: logo, colours, fonts and images; a neutral brand from the name when not given. */
+  brand: Brand;
+  /** `navigation`: the header's links; null = derived from the content (see src/site/paths.ts). */
+  navigation: NavLink[] | null;
+  /** `footer`: the footer's columns of links; null = derived from the content. */
+  footer: FooterColumn[] | null;
+}
+
+/** A picture from the content folder: `file` relative to it, `/`-separated. */
+export interface BrandImage {
+  file: string;
+  /** '' marks it decorative. */
+  alt: string;
+}
+
+/** The palette, each colour `#rrggbb`, after the contrast check (a failing one is replaced). */
+export interface BrandColours {
+  text: string;
+  background: string;
+  /** Buttons, the brand mark, the current navigation entry. */
+  primary: string;
+  /** Text on a primary button. */
+  buttonText: string;
+  link: string;
+  /** Small highlights (decoration only, never text). */
+  accent: string;
+}
+
+export interface Brand {
+  /** null: a text logo, the name's initial in a primary-coloured square beside the name. */
+  logo: (BrandImage & { showName: boolean }) | null;
+  colours: BrandColours;
+  /** CSS font-family lists. */
+  fonts: { body: string; headings: string };
+  /** null: an icon drawn from the name's initial in the primary colour. */
+  favicon: string | null;
+  /** The picture shared links show (Open Graph, X); null: none. */
+  socialImage: BrandImage | null;
+  /** The home page's illustration beside its headline; null: none. */
+  hero: BrandImage | null;
+}
+
+/** A link in the header or the footer: a site path (`/pricing`) or a web address. */
+export interface NavLink {
+  /** '' = the linked page's short title. */
+  label: string;
+  url: string;
+}
+
+export interface FooterColumn {
+  title: string;
+  links: NavLink[];
 }
 
 export interface Site {

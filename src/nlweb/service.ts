@@ -249,7 +249,7 @@ export function createAskService(
   const entries: Entry[] = index.core.keys.map((key) => entryOfKey.get(key)!);
   const pagesByUrl = new Map(site.pages.map((p) => [p.url, p]));
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
-  // The site's own name in a question ("how much does Trialwright cost") names no page's subject.
+  // The site's own name in a question ("how much does Acme cost") names no page's subject.
   const siteNameTerms = new Set(nameTerms(siteName));
   const pageOf = entries.map((entry) => entry.record);
   const rankingContext = (scope: string | null, lang: string | null): PageRankingContext<PageRecord> => ({

@@ -5,3 +5,4 @@
  */
 export { createLogger, LogDestination, startServer, type RunningServer } from './server.js';
 export { logStream, resolveLogFormat } from './log-format.js';
+export { goingLiveWarnings, localAddress } from './going-live.js';

@@ -11,6 +11,7 @@ import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
 import { buildApp, LiveContent, type AppContext, type ContentGeneration } from '../http/index.js';
 import { loadContent, roundTimings, type LoadedContent } from './content-load.js';
+import { goingLiveWarnings } from './going-live.js';
 import { ContentReloader, logContentProblems, type ReloadOutcome } from './content-reload.js';
 import { LogDestination } from './log-destination.js';
 
@@ -174,6 +175,9 @@ export async function startServer(
     ...(crawler ? { contentWaiting: () => crawler.waiting() } : {}),
   });
   const { submissions, insight } = context;
+  if (config.production)
+    for (const warning of goingLiveWarnings(config, context.site))
+      logger.warn({ goingLive: true }, `before going live: ${warning}`);
   const contextReady = process.hrtime.bigint();
   const app = await buildApp(context);
   await app.ready();

@@ -97,8 +97,8 @@ export function nameMatch(
     let hit = 0;
     for (const t of name) if (hits.some((h) => h.matchedTerms.includes(t))) hit++;
     if (hit === 0) continue;
-    // Squared: a full match counts, a partial one ("Trialwright for medical writing" for "does
-    // Trialwright write the protocol") hardly.
+    // Squared: a full match counts, a partial one ("Acme for medical writing" for "does
+    // Acme write the protocol") hardly.
     const share = ((hit / name.length) * Math.min(1, hit / Math.max(1, queryWords))) ** 2;
     if (share > best) best = share;
   }
@@ -159,7 +159,7 @@ export const PAGE_STEPS: readonly PageStep[] = [
     run(round) {
       const { ctx, outcome } = round;
       // How many words the query's subject has: the site's own name is none of it when other words
-      // are there (it is on every page), so "how much does Trialwright cost" names "Pricing" (cost)
+      // are there (it is on every page), so "how much does Acme cost" names "Pricing" (cost)
       // as fully as "how much does it cost".
       // Only a query that names the whole site: on a site called "OWASP Cheat Sheet Series" every
       // title's "Cheat Sheet" is part of its subject.

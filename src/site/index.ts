@@ -12,9 +12,21 @@ export {
   demoPathOf,
   markdownPathOf,
   navigationOf,
+  footerColumnsOf,
+  headerLinksOf,
   shortTitleOf,
+  type MenuColumn,
+  type MenuLink,
 } from './paths.js';
 export { assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
+export {
+  BRAND_FILE_PREFIX,
+  BRAND_ICON,
+  BRAND_STYLESHEET,
+  brandAssets,
+  brandAssetUrl,
+  brandFileUrl,
+} from './brand.js';
 export { FORMS, renderEmbeddedForm, type FormDescriptor, type FormKind, type FormState } from './forms.js';
 export {
   renderConfirmationPage,

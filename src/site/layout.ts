@@ -9,7 +9,22 @@ import {
   wrapTables,
 } from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
-import { breadcrumbsOf, demoPathOf, navigationOf, shortTitleOf, type Crumb } from './paths.js';
+import {
+  breadcrumbsOf,
+  demoPathOf,
+  footerColumnsOf,
+  headerLinksOf,
+  type Crumb,
+  type MenuLink,
+} from './paths.js';
+import {
+  BRAND_ICON,
+  BRAND_STYLESHEET,
+  brandAssetUrl,
+  brandFileUrl,
+  brandMarkHtml,
+  logoAddress,
+} from './brand.js';
 
 /** schema.org type of the page in its JSON-LD. */
 export type PageKind =
@@ -58,12 +73,6 @@ export interface LayoutOptions {
   headerSearch?: boolean;
 }
 
-const BRAND_MARK =
-  '<svg class="brand-mark" viewBox="0 0 32 32" width="32" height="32" aria-hidden="true" focusable="false">' +
-  '<rect class="brand-mark-bg" x="1" y="1" width="30" height="30" rx="8"/>' +
-  '<path class="brand-mark-fg" d="M9 10h14v3h-5.5v11h-3V13H9z"/>' +
-  '<circle class="brand-mark-dot" cx="23" cy="22.5" r="2.2"/></svg>';
-
 /** `<link rel="alternate" hreflang>` to each translation of a content page (itself included). */
 function translationLinks(options: LayoutOptions): string[] {
   const page = options.lang === undefined ? undefined : options.site.byUrl.get(options.canonicalPath);
@@ -94,10 +103,10 @@ export function renderLayout(options: LayoutOptions): string {
     options.robots ? `<meta name="robots" content="${escapeHtml(options.robots)}">` : '',
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     '<meta name="color-scheme" content="light dark">',
-    '<meta name="theme-color" content="#0b5c59" media="(prefers-color-scheme: light)">',
-    '<meta name="theme-color" content="#0f1a1c" media="(prefers-color-scheme: dark)">',
-    `<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">`,
+    `<meta name="theme-color" content="${escapeHtml(site.info.brand.colours.primary)}">`,
+    faviconLink(site),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
+    `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(site, BRAND_STYLESHEET))}">`,
     ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
     ...translationLinks(options),
     options.markdownPath
@@ -116,7 +125,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<meta property="og:description" content="${escapeHtml(options.description)}">`,
     `<meta property="og:url" content="${escapeHtml(canonical)}">`,
     '<meta property="og:locale" content="en_GB">',
-    '<meta name="twitter:card" content="summary">',
+    ...socialImageTags(site, publicBaseUrl),
     `<script type="application/ld+json">${jsonForScript(structuredData(options, canonical, crumbs))}</script>`,
   ].filter((line) => line !== '');
 
@@ -185,13 +194,17 @@ function isCurrentSection(navUrl: string, path: string): boolean {
   return path.startsWith(folder);
 }
 
+function menuLinkHtml(link: MenuLink, path: string | null): string {
+  const href = escapeHtml(link.external ? link.url : encodePagePath(link.url));
+  if (path === null) return `<li><a href="${href}">${escapeHtml(link.label)}</a></li>`;
+  const current = link.url === path ? ' aria-current="page"' : '';
+  const section = !current && !link.external && isCurrentSection(link.url, path) ? ' class="is-section"' : '';
+  return `<li><a href="${href}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
+}
+
 function renderHeader(site: Site, path: string, withSearch: boolean): string {
   const demoPath = demoPathOf(site);
-  const links = navigationOf(site).map((page) => {
-    const current = page.url === path ? ' aria-current="page"' : '';
-    const section = !current && isCurrentSection(page.url, path) ? ' class="is-section"' : '';
-    return `<li><a href="${escapeHtml(encodePagePath(page.url))}"${current}${section}>${escapeHtml(shortTitleOf(page))}</a></li>`;
-  });
+  const links = headerLinksOf(site).map((link) => menuLinkHtml(link, path));
   const search = withSearch
     ? [
         '<form class="header-search" role="search" aria-label="Site search" action="/search" method="get" data-live-search>',
@@ -209,7 +222,7 @@ function renderHeader(site: Site, path: string, withSearch: boolean): string {
   return [
     '<header class="site-header">',
     '<div class="container header-inner">',
-    `<a class="brand" href="/">${BRAND_MARK}<span class="brand-name">${escapeHtml(site.info.name)}</span></a>`,
+    `<a class="brand" href="/">${brandMarkHtml(site, 'header')}</a>`,
     links.length > 0 ? `<nav class="main-nav" aria-label="Main"><ul>${links.join('')}</ul></nav>` : '',
     search,
     `<a class="button button-primary header-cta" href="${escapeHtml(encodePagePath(demoPath))}"${
@@ -222,39 +235,51 @@ function renderHeader(site: Site, path: string, withSearch: boolean): string {
 
 function renderFooter(site: Site): string {
   const { info } = site;
-  const pages = navigationOf(site)
-    .map(
-      (page) =>
-        `<li><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(shortTitleOf(page))}</a></li>`,
-    )
-    .join('');
   const contact = [
     info.address ? `<p>${escapeHtml(info.address)}</p>` : '',
     info.contactEmail
       ? `<p><a href="mailto:${escapeHtml(info.contactEmail)}">${escapeHtml(info.contactEmail)}</a></p>`
       : '',
   ].join('');
+  const columns = footerColumnsOf(site).map(
+    (column) =>
+      `<nav class="footer-nav" aria-label="${escapeHtml(column.title)}"><h2 class="footer-title">${escapeHtml(
+        column.title,
+      )}</h2><ul>${column.links.map((link) => menuLinkHtml(link, null)).join('')}</ul></nav>`,
+  );
   return [
     '<footer class="site-footer">',
     '<div class="container footer-grid">',
-    `<div class="footer-about"><p class="footer-brand">${BRAND_MARK}<span>${escapeHtml(info.name)}</span></p>`,
+    `<div class="footer-about"><p class="footer-brand">${brandMarkHtml(site, 'footer')}</p>`,
     info.tagline ? `<p>${escapeHtml(info.tagline)}</p>` : '',
     contact,
     '</div>',
-    `<nav class="footer-nav" aria-label="Footer"><h2 class="footer-title">Company</h2><ul>${pages}`,
-    `<li><a href="${escapeHtml(encodePagePath(demoPathOf(site)))}">Request a demo</a></li>`,
-    '<li><a href="/search">Search</a></li></ul></nav>',
-    '<nav class="footer-nav" aria-label="Developers"><h2 class="footer-title">Developers and agents</h2><ul>',
-    '<li><a href="/developers">Developers</a></li>',
-    '<li><a href="/docs">API documentation</a></li>',
-    '<li><a href="/openapi.json">OpenAPI contract</a></li>',
-    '<li><a href="/llms.txt">llms.txt</a></li>',
-    '<li><a href="/sitemap.xml">Sitemap</a></li>',
-    '</ul></nav>',
+    ...columns,
     '</div>',
     `<div class="container footer-legal"><p>© ${escapeHtml(info.legalName || info.name)}</p></div>`,
     '</footer>',
   ].join('');
+}
+
+function faviconLink(site: Site): string {
+  const { favicon } = site.info.brand;
+  if (favicon === null)
+    return `<link rel="icon" href="${escapeHtml(brandAssetUrl(site, BRAND_ICON))}" type="image/svg+xml">`;
+  const type = favicon.toLowerCase().endsWith('.svg') ? ' type="image/svg+xml"' : '';
+  return `<link rel="icon" href="${escapeHtml(brandFileUrl(favicon))}"${type}>`;
+}
+
+/** Open Graph and X cards: the large card with the configured picture, else the plain one. */
+function socialImageTags(site: Site, publicBaseUrl: string): string[] {
+  const image = site.info.brand.socialImage;
+  if (image === null) return ['<meta name="twitter:card" content="summary">'];
+  const address = escapeHtml(absoluteUrl(publicBaseUrl, brandFileUrl(image.file)));
+  return [
+    `<meta property="og:image" content="${address}">`,
+    image.alt ? `<meta property="og:image:alt" content="${escapeHtml(image.alt)}">` : '',
+    '<meta name="twitter:card" content="summary_large_image">',
+    `<meta name="twitter:image" content="${address}">`,
+  ];
 }
 
 /** "2026-10-14" → "14 October 2026" (fixed English, independent of the server's locale). */
@@ -290,7 +315,7 @@ function structuredData(options: LayoutOptions, canonical: string, crumbs: Crumb
     '@id': organizationId,
     name: info.name,
     url: home,
-    logo: absoluteUrl(publicBaseUrl, '/assets/favicon.svg'),
+    logo: logoAddress(site, publicBaseUrl),
   };
   if (info.legalName) organization.legalName = info.legalName;
   if (info.description) organization.description = info.description;

@@ -8,6 +8,7 @@ import {
   type FormState,
 } from './forms.js';
 import { renderLayout, type PageKind } from './layout.js';
+import { brandFileUrl } from './brand.js';
 import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
 
 /** What every template needs: the content and the public base URL for absolute links. */
@@ -72,32 +73,12 @@ function formOf(page: Page, state?: FormState): PageForm | null {
   return state ? { form, state } : { form };
 }
 
-/** A decorative drawing for the home hero: one source document feeding three derived ones. */
-const HERO_ART = [
-  '<svg class="hero-art" viewBox="0 0 420 320" width="420" height="320" aria-hidden="true" focusable="false">',
-  '<rect class="art-paper" x="20" y="30" width="170" height="250" rx="14"/>',
-  '<rect class="art-primary" x="42" y="56" width="92" height="12" rx="6"/>',
-  '<rect class="art-line" x="42" y="84" width="126" height="8" rx="4"/>',
-  '<rect class="art-line" x="42" y="102" width="108" height="8" rx="4"/>',
-  '<rect class="art-line" x="42" y="120" width="118" height="8" rx="4"/>',
-  ...[0, 1, 2, 3].flatMap((column) =>
-    [0, 1, 2, 3].map((row) => {
-      const filled = (column + row) % 3 === 0;
-      return `<rect class="${filled ? 'art-accent' : 'art-soft'}" x="${42 + column * 31}" y="${150 + row * 27}" width="24" height="20" rx="4"/>`;
-    }),
-  ),
-  '<path class="art-link" d="M190 155 C 220 155, 220 72, 248 72"/>',
-  '<path class="art-link" d="M190 155 C 220 155, 220 160, 248 160"/>',
-  '<path class="art-link" d="M190 155 C 220 155, 220 248, 248 248"/>',
-  ...[37, 125, 213].map(
-    (y) =>
-      `<rect class="art-paper" x="248" y="${y}" width="152" height="70" rx="12"/>` +
-      `<rect class="art-primary" x="266" y="${y + 18}" width="22" height="22" rx="6"/>` +
-      `<rect class="art-line" x="300" y="${y + 20}" width="82" height="7" rx="3.5"/>` +
-      `<rect class="art-line" x="300" y="${y + 35}" width="60" height="7" rx="3.5"/>`,
-  ),
-  '</svg>',
-].join('');
+/** The home hero's illustration, a picture the brand names from the content folder. */
+function heroArt(site: Site): string {
+  const hero = site.info.brand.hero;
+  if (hero === null) return '';
+  return `<img class="hero-art" src="${escapeHtml(brandFileUrl(hero.file))}" alt="${escapeHtml(hero.alt)}" decoding="async">`;
+}
 
 function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const { site } = view;
@@ -105,7 +86,9 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const sections = navigationOf(site);
   const explore = sections[0];
   const hero = [
-    '<section class="hero" aria-labelledby="hero-title"><div class="container hero-inner"><div class="hero-text">',
+    `<section class="hero" aria-labelledby="hero-title"><div class="container hero-inner${
+      site.info.brand.hero ? ' has-art' : ''
+    }"><div class="hero-text">`,
     site.info.tagline ? `<p class="hero-eyebrow">${escapeHtml(site.info.tagline)}</p>` : '',
     `<h1 id="hero-title">${escapeHtml(page.title)}</h1>`,
     page.description ? `<p class="lead">${escapeHtml(page.description)}</p>` : '',
@@ -117,7 +100,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
         )}</a>`
       : '',
     '</div></div>',
-    HERO_ART,
+    heroArt(site),
     '</div></section>',
   ].join('');
   const cards =

@@ -1,4 +1,4 @@
-import type { Page, Site } from '../content/index.js';
+import type { NavLink, Page, Site } from '../content/index.js';
 
 /**
  * Where a page's Markdown twin is served: the page URL + `.md`, and for a folder index
@@ -28,6 +28,21 @@ interface SiteOutline {
   childrenByFolder: Map<string, Page[]>;
   navigation: Page[];
   demoPath: string;
+  headerLinks: MenuLink[];
+  footerColumns: MenuColumn[];
+}
+
+/** A link as the header and footer show it: the label resolved, external addresses marked. */
+export interface MenuLink {
+  label: string;
+  /** A decoded site path, or an absolute address when `external`. */
+  url: string;
+  external: boolean;
+}
+
+export interface MenuColumn {
+  title: string;
+  links: MenuLink[];
 }
 
 const outlines = new WeakMap<Site, SiteOutline>();
@@ -50,7 +65,17 @@ function outlineOf(site: Site): SiteOutline {
     .filter((page) => page.nav !== null && page.form !== 'demo')
     .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
   const demoPath = site.pages.find((page) => page.form === 'demo')?.url ?? DEFAULT_DEMO_PATH;
-  outline = { childrenByFolder, navigation, demoPath };
+  const headerLinks = site.info.navigation
+    ? site.info.navigation.map((link) => menuLink(site, link))
+    : (navigation.length > 0 ? navigation : topLevelPages(site)).map(pageLink);
+  const footerColumns = site.info.footer
+    ? site.info.footer.map((column) => ({
+        title: column.title,
+        links: column.links.map((link) => menuLink(site, link)),
+      }))
+    : defaultFooterColumns(site, headerLinks, demoPath);
+  footerColumns.push({ title: 'Developers and agents', links: DEVELOPER_LINKS });
+  outline = { childrenByFolder, navigation, demoPath, headerLinks, footerColumns };
   outlines.set(site, outline);
   return outline;
 }
@@ -117,3 +142,86 @@ export function demoPathOf(site: Site): string {
 }
 
 export const DEFAULT_DEMO_PATH = '/demo';
+
+/** The header's links: `navigation` in `_site.yaml`, else the pages with front matter `nav`, else the top-level pages. */
+export function headerLinksOf(site: Site): MenuLink[] {
+  return outlineOf(site).headerLinks;
+}
+
+/** The footer's columns: `footer` in `_site.yaml`, else derived from the content; then the developers' links. */
+export function footerColumnsOf(site: Site): MenuColumn[] {
+  return outlineOf(site).footerColumns;
+}
+
+/** The pages a company's visitors look for at the foot of any page, in this order, when they exist. */
+export const COMPANY_PAGES: readonly string[] = [
+  '/pricing',
+  '/about',
+  '/contact',
+  '/careers',
+  '/security',
+  '/privacy',
+  '/terms',
+];
+
+/** Frontdoor's own pages for developers and agents, on every site. */
+const DEVELOPER_LINKS: MenuLink[] = [
+  { label: 'Developers', url: '/developers', external: false },
+  { label: 'API documentation', url: '/docs', external: false },
+  { label: 'OpenAPI contract', url: '/openapi.json', external: false },
+  { label: 'llms.txt', url: '/llms.txt', external: false },
+  { label: 'Sitemap', url: '/sitemap.xml', external: false },
+];
+
+function pageLink(page: Page): MenuLink {
+  return { label: shortTitleOf(page), url: page.url, external: false };
+}
+
+/** A configured link: a site path takes the linked page's short title when it has no label. */
+function menuLink(site: Site, link: NavLink): MenuLink {
+  if (!link.url.startsWith('/')) return { label: link.label || link.url, url: link.url, external: true };
+  const path = link.url.split(/[?#]/)[0]!;
+  const page = site.byUrl.get(path) ?? site.byUrl.get(path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
+  return { label: link.label || (page ? shortTitleOf(page) : path), url: link.url, external: false };
+}
+
+/** The page at a company path, as a file (`/about`) or a folder (`/about/`). */
+function companyPage(site: Site, path: string): Page | undefined {
+  return site.byUrl.get(path) ?? site.byUrl.get(`${path}/`);
+}
+
+/**
+ * A site that marks no page `nav`: its top-level sections (folders) and pages, but not the home,
+ * the legal and company pages the footer lists, nor form pages (the header's button leads there).
+ */
+function topLevelPages(site: Site): Page[] {
+  const footerOnly = new Set(['/privacy', '/terms', '/about', '/contact', '/careers']);
+  return site.pages
+    .filter((page) => {
+      if (page.url === '/' || page.form) return false;
+      const trimmed = page.url.endsWith('/') ? page.url.slice(0, -1) : page.url;
+      return trimmed.lastIndexOf('/') === 0 && !footerOnly.has(trimmed);
+    })
+    .sort(compareByOrder)
+    .slice(0, MAX_DERIVED_HEADER_LINKS);
+}
+
+/** More than this does not fit one row of a laptop's header. */
+const MAX_DERIVED_HEADER_LINKS = 6;
+
+function defaultFooterColumns(site: Site, headerLinks: MenuLink[], demoPath: string): MenuColumn[] {
+  const explore: MenuLink[] = [
+    ...headerLinks,
+    { label: 'Request a demo', url: demoPath, external: false },
+    { label: 'Search', url: '/search', external: false },
+  ];
+  const shown = new Set(explore.map((link) => link.url.replace(/\/$/, '')));
+  const company = COMPANY_PAGES.flatMap((path) => {
+    const page = companyPage(site, path);
+    return page && !shown.has(path) ? [pageLink(page)] : [];
+  });
+  return [
+    { title: 'Explore', links: explore },
+    ...(company.length > 0 ? [{ title: 'Company', links: company }] : []),
+  ];
+}

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  defaultBrand,
   htmlOf,
   loadSite,
   markdownOf,
@@ -532,6 +533,9 @@ describe('loadSite: _site.yaml', () => {
       foundingYear: null,
       sameAs: [],
       language: null,
+      brand: defaultBrand(),
+      navigation: null,
+      footer: null,
     });
     expect(located(problems)).toEqual([
       expect.stringMatching(/^_site\.yaml:-: warning: there is no _site\.yaml/),
@@ -568,7 +572,7 @@ describe('loadSite: _site.yaml', () => {
       '_site.yaml:3: warning: `contactEmail` "not-an-address" is not an e-mail address; it is ignored',
       '_site.yaml:4: warning: `foundingYear` must be a four-digit year such as 2019; it is ignored',
       '_site.yaml:5: warning: `sameAs` entry "ftp://example.com" is not a web address (https://…); it is ignored',
-      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language)',
+      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language, brand, navigation, footer)',
     ]);
   });
 

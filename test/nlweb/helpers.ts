@@ -1,4 +1,4 @@
-import { loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
+import { defaultSiteInfo, loadSite, type Page, type Passage, type Site } from '../../src/content/index.js';
 import type { NlWebResponse } from '../../src/contract/index.js';
 import type { AskServiceOptions } from '../../src/nlweb/index.js';
 import { renderMarkdown } from '../../src/content/index.js';
@@ -211,18 +211,7 @@ export function handSite(name: string, pages: HandPage[]): Site {
   });
   built.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return {
-    info: {
-      name,
-      legalName: name,
-      tagline: '',
-      description: '',
-      contactEmail: '',
-      salesEmail: '',
-      address: '',
-      foundingYear: null,
-      sameAs: [],
-      language: null,
-    },
+    info: { ...defaultSiteInfo({ name, description: '' }), legalName: name },
     pages: built,
     byUrl: new Map(built.map((page) => [page.url, page])),
   };

@@ -89,7 +89,7 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
     site.setNotFoundHandler(notFoundHandler(allowedMethods, notFound));
     await site.register(async (pages) => {
       pages.setErrorHandler(errorHandlerRendering(renderPage, { bodyLimitBytes }));
-      registerAssetRoutes(pages, sendAsset);
+      registerAssetRoutes(pages, sendAsset, () => context.site, context.config.contentDir);
       registerSearchPageRoute(pages, routes);
       registerFormRoutes(pages, routes);
       // Last: the content catch-all.

@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { siteAssets, type SiteAsset } from '../../site/index.js';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { brandFiles, resolveBrandFile, type Site } from '../../content/index.js';
+import { BRAND_FILE_PREFIX, brandAssets, siteAssets, type SiteAsset } from '../../site/index.js';
 import { LongLivedVariants, sendCached } from '../compression.js';
 import { queryParam } from './replies.js';
 
@@ -25,12 +28,76 @@ export function assetSender(compression: boolean): AssetSender {
   };
 }
 
-/** Static assets under /assets/. */
-export function registerAssetRoutes(app: FastifyInstance, sendAsset: AssetSender): void {
+/**
+ * Static assets under /assets/ (the serving site's brand stylesheet and icon among them), and the
+ * pictures its brand names from the content folder under /brand/.
+ */
+export function registerAssetRoutes(
+  app: FastifyInstance,
+  sendAsset: AssetSender,
+  site: () => Site,
+  contentDir: string,
+): void {
   const assets = siteAssets();
   app.get<{ Params: { name: string } }>('/assets/:name', (request, reply) => {
-    const asset = assets.get(request.params.name);
+    const asset = assets.get(request.params.name) ?? brandAssets(site()).get(request.params.name);
     if (!asset) return reply.callNotFound();
     return sendAsset(request, reply, asset);
   });
+  const files = new BrandFileCache();
+  app.get<{ Params: { '*': string } }>(`${BRAND_FILE_PREFIX}*`, async (request, reply) => {
+    const current = site();
+    let file: string;
+    try {
+      file = decodeURIComponent(request.params['*']);
+    } catch {
+      return reply.callNotFound();
+    }
+    // Only what the brand names: the rest of the content folder is not published this way.
+    if (!brandFiles(current.info.brand).includes(file)) return reply.callNotFound();
+    const asset = await files.read(contentDir, file);
+    if (!asset) return reply.callNotFound();
+    return sendAsset(request, reply, asset);
+  });
+}
+
+const PICTURE_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  ico: 'image/x-icon',
+};
+
+/** Brand pictures, read again only when their size or modification time changes. */
+class BrandFileCache {
+  private readonly kept = new Map<string, { stamp: string; asset: SiteAsset }>();
+
+  async read(contentDir: string, file: string): Promise<SiteAsset | null> {
+    const real = resolveBrandFile(contentDir, file);
+    if (real === null) return null;
+    try {
+      const stats = await stat(real);
+      const stamp = `${real}:${stats.size}:${stats.mtimeMs}`;
+      const kept = this.kept.get(file);
+      if (kept?.stamp === stamp) return kept.asset;
+      const body = await readFile(real);
+      const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
+      const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
+      const asset: SiteAsset = {
+        name: file,
+        body,
+        contentType: PICTURE_TYPES[extension] ?? 'application/octet-stream',
+        version,
+        etag: `"${version}"`,
+      };
+      this.kept.set(file, { stamp, asset });
+      return asset;
+    } catch {
+      return null;
+    }
+  }
 }
