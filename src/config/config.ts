@@ -1,3 +1,8 @@
+/**
+ * The configuration: every environment variable with its parser, default and the fix its error
+ * names, read once at start-up into one validated Config. More than 500 lines on purpose: it is
+ * the one table of the variables, which docs/configuration.md's table is checked against.
+ */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';

@@ -7,6 +7,9 @@
  * The parser is parse5: it builds the tree exactly as the WHATWG HTML standard (and so a browser)
  * does, broken markup included, and was as fast as htmlparser2 + domhandler on real generator
  * output (docs/content.md, "Built HTML": `npx tsx bench/html-parsers.ts`).
+ *
+ * More than 500 lines on purpose: the rules (which element is the main content, what is left
+ * out, where a section's anchor is) are one pass over one tree and share its walkers.
  */
 
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';

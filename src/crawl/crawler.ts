@@ -1,3 +1,10 @@
+/**
+ * The crawler of CONTENT_URL: robots.txt, the sitemaps, each page's conditional request and its
+ * file in the mirror, and the schedule of crawls and retries. One class of more than 500 lines on
+ * purpose: every step reads and writes the same manifest, pacing and failure state, and split
+ * into files the steps would pass all of it to each other. Fetching (fetch.ts), the mirror's
+ * layout (mirror.ts) and sitemap parsing (sitemap.ts) are its own files.
+ */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
