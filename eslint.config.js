@@ -24,7 +24,7 @@ import tseslint from 'typescript-eslint';
  *   8. cli: the command line, which starts the server.
  */
 const LAYERS = [
-  ['contract', 'config', 'unicode', 'language', 'storage', 'cache', 'compression'],
+  ['contract', 'config', 'unicode', 'language', 'storage', 'cache', 'compression', 'text', 'http-primitives'],
   ['content', 'search', 'snapshot', 'admin'],
   ['nlweb', 'submissions', 'discovery', 'crawl'],
   ['site', 'limits', 'metrics'],

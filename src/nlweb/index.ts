@@ -30,5 +30,5 @@ export { normaliseQuery, parseAskBody, parseAskQueryString, parseBooleanParam } 
 export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
 export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';
 export type { EventSink, EventStreamOptions } from './sse.js';
-export { clientKey, StreamRegistry } from './streams.js';
+export { StreamRegistry } from './streams.js';
 export type { StreamLimits } from './streams.js';

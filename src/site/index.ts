@@ -5,7 +5,7 @@
  */
 export { renderLayout } from './layout.js';
 export type { LayoutOptions, PageKind } from './layout.js';
-export { escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
+export { wrapTables } from '../content/index.js';
 export {
   breadcrumbsOf,
   childrenOf,
