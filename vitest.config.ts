@@ -19,7 +19,7 @@ const INTEGRATION = [
   'test/crawl/serve.test.ts',
   'test/discovery/openapi.test.ts',
   'test/http/ask-fast-path.test.ts',
-  'test/http/end-of-turn.test.ts',
+  'test/http/end-responses-per-turn.test.ts',
   'test/http/error-envelope.test.ts',
   'test/http/health.test.ts',
   'test/http/hostile-content.test.ts',

@@ -15,7 +15,7 @@ import {
   type SearchDocument,
   type SearchIndex,
 } from '../search/index.js';
-import { LINK_LIST_BOOST, linkListSections } from './pages.js';
+import { LINK_LIST_BOOST, linkListSections } from './page-traits.js';
 
 /**
  * The index of every passage of these pages, as the ask service searches it (the generation

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameMatch, pageNames } from '../../src/nlweb/pages.js';
+import { nameMatch, pageNames } from '../../src/nlweb/page-traits.js';
 import type { Page } from '../../src/content/index.js';
 
 const hits = (...terms: string[][]) => terms.map((matchedTerms) => ({ matchedTerms }));
