@@ -6,17 +6,18 @@ import tseslint from 'typescript-eslint';
  * The rooms of src/ in layers, lowest first. A room imports another room only through its
  * `index.ts`, and only a room of a lower layer: never one of its own layer or above. The layers
  * are read off the imports as they are (docs/architecture.md, "Layout"):
- *   1. contract, config, unicode, language, storage, cache: the published contract, the validated
- *      configuration, the Unicode folding and code point order that content and search share, the
- *      SQLite connection and schema migrations that submissions and insight share, and the bounded
- *      caches that nlweb and site share;
+ *   1. contract, config, unicode, language, sqlite, cache, compression, text, http-primitives: the
+ *      published contract, the validated configuration, the Unicode folding and code point order
+ *      that content and search share, the SQLite connection and schema migrations that
+ *      submissions and insight share, the bounded caches that nlweb and site share, coded
+ *      variants, escaping for HTML and terminals, and ETags and client keys;
  *   2. content, search, snapshot, admin: the content model, the search engine, the on-disk
  *      snapshot, the operators' listener (insight and metrics add routes to it);
  *   3. nlweb, submissions, discovery, crawl: /ask, the forms' outbox, the discovery documents, the
  *      crawler that mirrors a live site (CONTENT_URL) into the content folder (its files written
  *      as snapshot writes its own);
  *   4. site, limits, metrics: the HTML site (links the discovery documents, searches through
- *      nlweb), rate limits and counters over nlweb and submissions;
+ *      nlweb), rate limits and counters;
  *   5. insight: the site owner's reports over searches, documents and submissions;
  *   6. http: the Fastify application and its routes, over the content being served (LiveContent);
  *   7. runtime: the process: the composition root that assembles every room, the content's
@@ -24,7 +25,7 @@ import tseslint from 'typescript-eslint';
  *   8. cli: the command line, which starts the server.
  */
 const LAYERS = [
-  ['contract', 'config', 'unicode', 'language', 'storage', 'cache', 'compression'],
+  ['contract', 'config', 'unicode', 'language', 'sqlite', 'cache', 'compression', 'text', 'http-primitives'],
   ['content', 'search', 'snapshot', 'admin'],
   ['nlweb', 'submissions', 'discovery', 'crawl'],
   ['site', 'limits', 'metrics'],
@@ -36,7 +37,7 @@ const LAYERS = [
 
 /** Extra limits inside a room: route files are registered by app.ts and never import it or each other. */
 const INNER_LIMITS = {
-  'src/http/routes/**': [
+  'src/http/surfaces/**': [
     {
       regex: '^\\.\\./(app|server)\\.js$',
       message: 'A route file takes its AppContext from ../context.js; only app.ts registers the routes.',

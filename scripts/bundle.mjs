@@ -6,7 +6,7 @@
 //
 // Why a bundle: Node 20 loads an ES module graph file by file (resolve, read, compile, link).
 // The server's graph (its ~150 modules, plus TypeBox's, Fastify's, Ajv's and yaml's hundreds) took
-// ~0.55 s before the first line of our code ran; the bundle loads in ~0.25 s (docs/benchmarks.md).
+// ~0.55 s before the first line of our code ran; the bundle loads in ~0.25 s (docs/benchmarks-history.md).
 //
 // What stays outside, loaded from node_modules when first used: the native SQLite binding, and the
 // packages the server loads only for a configuration that needs them (PostgreSQL, Redis, SMTP,

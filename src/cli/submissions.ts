@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { loadConfig, type ConfigSource } from '../config/index.js';
 import {
-  escapeForTerminal,
-  escapeJsonForTerminal,
   openSubmissionStore,
   singleLine,
   SUBMISSION_FIELDS,
@@ -10,6 +8,7 @@ import {
 } from '../submissions/index.js';
 import type { ListedState, SubmissionKind, SubmissionRecord } from '../submissions/index.js';
 import { cliOptions, UsageError } from './options.js';
+import { escapeForTerminal, escapeJsonForTerminal } from '../text/index.js';
 
 const USAGE = `Usage:
   frontdoor submissions list [--state pending|delivered|dead|quarantine|none] [--kind lead|suggestion]

@@ -17,7 +17,7 @@ export const COMPRESSION_MIN_BYTES = 1024;
  * How hard a body is compressed: `fresh` for a body made for one response (a never-asked answer, a
  * page asked once), `kept` for bytes compressed once and sent many times (a kept page, a discovery
  * document, an asset). Measured on a 24.8 KB answer and a 21.3 KB page of the sample site
- * (docs/benchmarks.md, part 7): brotli quality 2 takes ~0.13 ms for 4.4× fewer bytes, where
+ * (docs/benchmarks-history.md, part 7): brotli quality 2 takes ~0.13 ms for 4.4× fewer bytes, where
  * quality 1 (0.08 ms) stays under 4× and quality 4–5 costs 4× the time for 10 % fewer bytes;
  * quality 11 saves another 15 % but takes 25–60 ms, so it is for bytes compressed once and sent
  * many times, up to KEPT_BEST_MAX_BYTES: kept pages (on the thread pool), discovery documents

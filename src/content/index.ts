@@ -67,7 +67,6 @@ export { readContentInWorker, type ContentReading, type ContentSummary } from '.
 export { fromWire, stampsOf, toWire, type WireSummary } from './read-wire.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
-export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
-export { strongEtag } from './etag.js';
+export { wrapTables } from './html-escape.js';
 export { translationsOf } from './translations.js';
 export { defaultSiteInfo } from './site-info.js';

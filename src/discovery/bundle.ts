@@ -1,4 +1,3 @@
-import { strongEtag } from '../content/index.js';
 import { agentsMarkdown, apiMarkdown, authMarkdown } from './agent-docs.js';
 import type { OpenApiDocument } from './api-reference.js';
 import { API_CATALOG_MEDIA_TYPE, apiCatalogJson, ardJson, robotsTxt } from './catalogs.js';
@@ -15,6 +14,7 @@ import {
 } from './paths.js';
 import { skillMarkdown, skillsIndexJson } from './skill.js';
 import { buildSitemaps, SITEMAP_PROTOCOL_LIMITS } from './sitemap.js';
+import { strongEtag } from '../http-primitives/index.js';
 
 /** One document as served: its exact bytes, media type, strong validator and extra headers. */
 export interface ServedDocument {

@@ -1,13 +1,14 @@
 import type { default as MarkdownItConstructor, MarkdownIt } from 'markdown-it';
 import { createRequire } from 'node:module';
 import { ERROR_CODES, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
-import { encodePagePath, escapeHtml } from '../content/index.js';
+import { encodePagePath } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
 import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
 import type { DiscoveryModel, HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
 import { COMPANION_DOCUMENTS, discoveryLinkTags, DISCOVERY_PATHS } from './paths.js';
+import { escapeHtml } from '../text/index.js';
 
 /**
  * The two pages for people: /docs (the documentation index) and /developers (the API reference

@@ -1,5 +1,6 @@
-import { absoluteUrl, escapeHtml } from '../content/index.js';
+import { absoluteUrl } from '../content/index.js';
 import { SUBMISSION_PATHS } from '../contract/index.js';
+import { escapeHtml } from '../text/index.js';
 
 /** Every path this room serves, named once so documents that link to each other cannot disagree. */
 export const DISCOVERY_PATHS = {

@@ -16,11 +16,11 @@ import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { endSilentConnectionsOnClose } from './silent-connections.js';
-import { registerAskSurface } from './routes/ask.js';
-import { registerHealthSurface } from './routes/health.js';
-import { registerDiscoverySurface } from './routes/discovery.js';
-import { registerSiteSurface } from './routes/site.js';
-import { registerApiSurface } from './routes/submissions.js';
+import { registerAskSurface } from './surfaces/ask.js';
+import { registerHealthSurface } from './surfaces/health.js';
+import { registerDiscoverySurface } from './surfaces/discovery.js';
+import { registerSiteSurface } from './surfaces/site.js';
+import { registerApiSurface } from './surfaces/submissions.js';
 
 export type { AppContext } from './context.js';
 

@@ -12,7 +12,7 @@ import {
 } from '../nlweb/index.js';
 import { answerFrame, type AnswerFrame, type AskAnswer, type AskAnswerWriter } from './ask-answer.js';
 import { clientAddressOf } from './client-address.js';
-import { createEndOfTurn } from './end-of-turn.js';
+import { createEndOfTurn } from './end-responses-per-turn.js';
 import { parseQueryString } from './query-string.js';
 import { requestIdOf } from './request-id.js';
 import { acceptPrefersEventStream } from './negotiation.js';
@@ -54,7 +54,7 @@ interface KnownUrl {
  * Answers the hottest request of the site, a valid `GET /ask` that wants JSON, before the
  * framework's per-request pipeline (routing, hooks, child logger), which alone costs about 40 % of a
  * bare node:http server's throughput, and ends its answers together at the end of the event loop's
- * turn (see end-of-turn.ts). Its answers, a refusal over RATE_LIMIT_ASK included, come from the
+ * turn (see end-responses-per-turn.ts). Its answers, a refusal over RATE_LIMIT_ASK included, come from the
  * route's own writer (ask-answer.ts), with the same parser; anything else — HEAD, streaming, an
  * invalid query, an error before sending — returns false and goes through Fastify unchanged.
  */

@@ -7,7 +7,7 @@ import {
   COMPRESSION_MIN_BYTES,
   type ContentCoding,
 } from '../compression/index.js';
-import { ifNoneMatchMatches } from './conditional.js';
+import { ifNoneMatchMatches } from '../http-primitives/index.js';
 import { negotiateCoding } from './negotiation.js';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { SuggestionRequestSchema } from '../contract/index.js';
-import { escapeHtml } from '../content/index.js';
 import { CLIENT_CLASSES, type ClientClass } from './classify.js';
 import type { ByClass, InsightReport, QueryStat } from './report.js';
+import { escapeHtml } from '../text/index.js';
 
 /**
  * The insight report as one self-contained HTML page: inline CSS (allowed by its hash in the

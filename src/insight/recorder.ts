@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
-import { clientKey, normaliseQuery, type AnswerSummary } from '../nlweb/index.js';
+import { normaliseQuery, type AnswerSummary } from '../nlweb/index.js';
 import { CLIENT_CLASSES, createClientClassifier, type ClientClass } from './classify.js';
 import { readershipDocument } from './documents.js';
 import type { InsightBatch, InsightStore, QueryRow, ReadRow, SearchCounts, SearchTotalRow } from './store.js';
 import { isWeakMatch } from './weak-match.js';
+import { clientKey } from '../http-primitives/index.js';
 
 /** Where a search came from: GET /ask answered as JSON, POST /ask, a streamed /ask, the /search page. */
 export const SEARCH_CHANNELS = ['get', 'post', 'stream', 'page'] as const;

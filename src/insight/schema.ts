@@ -1,7 +1,7 @@
-import type { LegacyLedger, Migration, MigrationSet } from '../storage/index.js';
+import type { LegacyLedger, Migration, MigrationSet } from '../sqlite/index.js';
 
 /**
- * The insight tables, applied by the shared migrations (src/storage/migrations.ts) under the
+ * The insight tables, applied by the shared migrations (src/sqlite/migrations.ts) under the
  * component name `insight`; the list only ever grows, and each version's SQL is written out in
  * full (not built from shared lists) so that it stays what it was when databases applied it. Days are ISO dates (`YYYY-MM-DD`, UTC) as
  * text in both dialects, so ranges compare the same way everywhere. SQLite stores BIGINT as

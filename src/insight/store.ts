@@ -7,7 +7,7 @@ import {
   migrateSqlite,
   openSqliteConnection,
   type SqliteConnection,
-} from '../storage/index.js';
+} from '../sqlite/index.js';
 import type { ClientClass } from './classify.js';
 import { INSIGHT_MIGRATION_SET, type InsightDialect } from './schema.js';
 

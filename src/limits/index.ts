@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config, RateLimitPolicy } from '../config/index.js';
-import { clientKey } from '../nlweb/index.js';
 import type { DeliveryGate } from '../submissions/index.js';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './stores.js';
+import { clientKey } from '../http-primitives/index.js';
 
 export { MemoryCounterStore, RedisCounterStore, type CounterStore, type Taken } from './stores.js';
 

@@ -24,10 +24,10 @@ export type {
   AskServiceOptions,
   StreamingOptions,
 } from './service.js';
-export { findCopies, type CopyGroups } from './pages.js';
+export { findCopies, type CopyGroups } from './page-traits.js';
 export { normaliseQuery, parseAskBody, parseAskQueryString, parseBooleanParam } from './request.js';
 export type { AskDelivery, AskQuery, ParsedAsk } from './request.js';
 export { EVENT_STREAM_HEADERS, EventStream, formatEvent, HEARTBEAT, streamEvents } from './sse.js';
 export type { EventSink, EventStreamOptions } from './sse.js';
-export { clientKey, StreamRegistry } from './streams.js';
-export type { StreamLimits } from './streams.js';
+export { StreamRegistry } from './stream-registry.js';
+export type { StreamLimits } from './stream-registry.js';

@@ -16,7 +16,7 @@ import {
   type SearchDocument,
   type SearchIndex,
 } from '../search/index.js';
-import { linkListSections } from './pages.js';
+import { linkListSections } from './page-traits.js';
 
 /**
  * The index of every passage of these pages, as the ask service searches it (the generation

@@ -28,10 +28,10 @@ import {
 } from '../search/index.js';
 import { LruCache } from '../cache/index.js';
 import { utf8Bytes } from '../unicode/index.js';
-import { findCopies, inScope, type CopyGroups, nameTerms, pageNames } from './pages.js';
+import { findCopies, inScope, type CopyGroups, nameTerms, pageNames } from './page-traits.js';
 import { buildPassageIndex, headingsBelowTitle } from './passage-index.js';
 import { normaliseQuery, type AskQuery } from './request.js';
-import { StreamRegistry, type StreamLimits } from './streams.js';
+import { StreamRegistry, type StreamLimits } from './stream-registry.js';
 
 /** See ASK_STREAM_DEFAULTS for the meaning and production value of each. */
 export interface StreamingOptions extends StreamLimits {

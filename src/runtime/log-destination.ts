@@ -1,5 +1,5 @@
 import { write as fsWrite } from 'node:fs';
-import { escapeJsonForTerminal } from '../submissions/index.js';
+import { escapeJsonForTerminal } from '../text/index.js';
 
 /** Log bytes kept in memory while the destination cannot take them (a full disk); more are dropped. */
 export const LOG_BUFFER_LIMIT_BYTES = 8 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../text/index.js';
 import {
   absoluteUrl,
   contrastRatio,
-  escapeHtml,
   hexOf,
   mix,
   parseHexColour,

@@ -15,8 +15,9 @@ import {
   type FieldProblem,
   type LeadPersona,
 } from '../contract/index.js';
-import { encodePagePath, escapeHtml } from '../content/index.js';
+import { encodePagePath } from '../content/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
+import { escapeHtml } from '../text/index.js';
 
 /**
  * The demo request form and the document suggestion form, each described once (FORMS below):

@@ -1,11 +1,11 @@
 /**
  * The public website: one HTML layout shared by every page, the content page templates, the search
  * page, the two forms and the static assets. Pure functions over the content model; the Fastify
- * routes live in src/http/routes/site.ts.
+ * routes live in src/http/surfaces/site.ts.
  */
 export { renderLayout } from './layout.js';
 export type { LayoutOptions, PageKind } from './layout.js';
-export { escapeHtml, jsonForScript, wrapTables } from '../content/index.js';
+export { wrapTables } from '../content/index.js';
 export {
   breadcrumbsOf,
   childrenOf,

@@ -1,13 +1,7 @@
 import type { Heading, Site } from '../content/index.js';
+import { escapeHtml, jsonForScript } from '../text/index.js';
 import { assetUrl } from './assets.js';
-import {
-  absoluteUrl,
-  encodePagePath,
-  escapeHtml,
-  jsonForScript,
-  translationsOf,
-  wrapTables,
-} from '../content/index.js';
+import { absoluteUrl, encodePagePath, translationsOf, wrapTables } from '../content/index.js';
 import { discoveryLinks } from '../discovery/index.js';
 import {
   breadcrumbsOf,

@@ -1,4 +1,4 @@
-import { encodePagePath, escapeHtml, htmlOf, type Page, type Site } from '../content/index.js';
+import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
 import {
   FORMS,
@@ -10,6 +10,7 @@ import {
 import { renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
 import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
+import { escapeHtml } from '../text/index.js';
 
 /** What every template needs: the content and the public base URL for absolute links. */
 export interface SiteView {

@@ -1,9 +1,10 @@
 import { LruCache } from '../cache/index.js';
 import { CodedVariants, COMPRESSION_MIN_BYTES, type ContentCoding } from '../compression/index.js';
-import { markdownOf, strongEtag, type Page, type Site } from '../content/index.js';
+import { markdownOf, type Page, type Site } from '../content/index.js';
 import { FORMS } from './forms.js';
 import { renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
 import { DEFAULT_DEMO_PATH, demoPathOf, markdownPathOf } from './paths.js';
+import { strongEtag } from '../http-primitives/index.js';
 
 /** Page tags are cut short: a page is sent with many headers, and 162 bits tell its versions apart. */
 const PAGE_ETAG_LENGTH = 27;

@@ -28,7 +28,7 @@ export { openSubmissionStore } from './store/index.js';
 export { describeError, errorClassOf } from './errors.js';
 export { quarantineReasonOf, type FormTrapSignals } from './quarantine.js';
 export { DUPLICATE_WINDOW_MS } from './fingerprint.js';
-export { escapeForTerminal, escapeJsonForTerminal, multiLine, singleLine } from './safe-text.js';
+export { multiLine, singleLine } from './safe-text.js';
 export type { DeliveryGate, DeliveryMetrics } from './delivery.js';
 
 /** What the HTTP layer knows of the request, for abuse control and the operator (no body data). */

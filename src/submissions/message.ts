@@ -1,3 +1,4 @@
+import { escapeHtml } from '../text/index.js';
 import { headerText, multiLine, singleLine } from './safe-text.js';
 import type { SubmissionKind, SubmissionRecord } from './types.js';
 
@@ -35,15 +36,6 @@ const EVENT_TYPES: Record<SubmissionKind, string> = {
 const MULTI_LINE_FIELDS = new Set(['message', 'suggestion']);
 
 export { singleLine };
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 /**
  * The fields in e-mail order, made safe to show: a line break in a name or company cannot start a

@@ -10,10 +10,6 @@ const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]+/gu;
 // eslint-disable-next-line no-control-regex
 const CONTROLS_BUT_NEWLINE_AND_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/gu;
-const TERMINAL_UNSAFE = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-const JSON_UNESCAPED_UNSAFE = /[\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-const hex4 = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * One line of plain text: control characters (C0 and C1) and line separators become spaces,
@@ -43,20 +39,4 @@ export function headerText(value: string): string {
 /** Free text that may keep its line breaks (a message): CRLF and CR become LF, other controls and bidi controls go. */
 export function multiLine(value: string): string {
   return value.replace(/\r\n?/g, '\n').replace(BIDI_CONTROLS, '').replace(CONTROLS_BUT_NEWLINE_AND_TAB, ' ');
-}
-
-/**
- * Text for a terminal, shown as written but inert: every control character (C0, DEL, C1), line
- * separator and bidi control becomes a visible `\uXXXX`.
- */
-export function escapeForTerminal(value: string): string {
-  return value.replace(TERMINAL_UNSAFE, hex4);
-}
-
-/**
- * JSON text for a terminal or a log: JSON.stringify escapes C0 but writes C1, separators and bidi
- * controls raw; here they become `\uXXXX` escapes, which keeps the JSON valid and its values equal.
- */
-export function escapeJsonForTerminal(json: string): string {
-  return json.replace(JSON_UNESCAPED_UNSAFE, hex4);
 }

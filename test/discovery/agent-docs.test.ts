@@ -12,7 +12,7 @@ import { agentsMarkdown, apiMarkdown, authMarkdown } from '../../src/discovery/a
 import { llmsTxt } from '../../src/discovery/llms.js';
 import { buildModel, type DiscoveryModel } from '../../src/discovery/model.js';
 import { skillMarkdown } from '../../src/discovery/skill.js';
-import { discoveryInputOf } from '../../src/http/routes/discovery.js';
+import { discoveryInputOf } from '../../src/http/surfaces/discovery.js';
 
 import { PublishedContract } from '../support/openapi.js';
 import { BASE, get, startDiscoveryApp, type DiscoveryApp } from './harness.js';

@@ -6,7 +6,7 @@ import { AskAnswerWriter } from '../../src/http/ask-answer.js';
 import { buildApp, type AppContext } from '../../src/http/app.js';
 import { notFoundHandler, trackAllowedMethods } from '../../src/http/errors.js';
 import { registerSecurityHeaders } from '../../src/http/security-headers.js';
-import { discoveryInputOf, registerDiscoverySurface } from '../../src/http/routes/discovery.js';
+import { discoveryInputOf, registerDiscoverySurface } from '../../src/http/surfaces/discovery.js';
 import { BUNDLED_CONTENT } from '../support/files.js';
 import { buildTestApp } from '../support/servers.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS, skillPath, SKILL_NAME } from '../../src/discovery/index.js';
-import { ifNoneMatchMatches } from '../../src/http/conditional.js';
+import { ifNoneMatchMatches } from '../../src/http-primitives/index.js';
 import { get, startDiscoveryApp, type DiscoveryApp } from './harness.js';
 
 /** Every companion the spec lists in part 1, plus the ones this room adds, with its media type. */

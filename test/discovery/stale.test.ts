@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISCOVERY_PATHS, buildDiscoveryBundle, skillPath, SKILL_NAME } from '../../src/discovery/index.js';
-import { discoveryInputOf } from '../../src/http/routes/discovery.js';
+import { discoveryInputOf } from '../../src/http/surfaces/discovery.js';
 import { addFile, contentFolder } from '../support/files.js';
 import { BASE, get, page, SMALL_SITE, startDiscoveryApp, type DiscoveryApp } from './harness.js';
 import { parseLlmsTxt } from './llms-parser.js';

@@ -22,7 +22,7 @@ async function lintFixture(fixture: string, asFile: string) {
 
 describe('room boundaries', () => {
   it('rejects an import that skips another room’s index.ts', async () => {
-    expect(await lintFixture('route-reaches-into-site.ts.txt', 'src/http/routes/violation.ts')).toEqual([
+    expect(await lintFixture('route-reaches-into-site.ts.txt', 'src/http/surfaces/violation.ts')).toEqual([
       {
         rule: 'no-restricted-imports',
         message: expect.stringContaining("'../../site/render-cache.js'") as unknown as string,
@@ -40,12 +40,12 @@ describe('room boundaries', () => {
   });
 
   it('rejects a route file importing the app that registers it', async () => {
-    const messages = await lintFixture('route-imports-app.ts.txt', 'src/http/routes/violation.ts');
+    const messages = await lintFixture('route-imports-app.ts.txt', 'src/http/surfaces/violation.ts');
     expect(messages).toHaveLength(1);
     expect(messages[0]!.message).toContain('takes its AppContext from ../context.js');
   });
 
   it('accepts the same imports through index.ts from a higher layer', async () => {
-    expect(await lintFixture('route-through-index.ts.txt', 'src/http/routes/allowed.ts')).toEqual([]);
+    expect(await lintFixture('route-through-index.ts.txt', 'src/http/surfaces/allowed.ts')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/nlweb/index.js';
+import { clientKey } from '../../src/http-primitives/index.js';
 
 /**
  * The /ask and /search limits, the stream caps and insight's k threshold count clients by

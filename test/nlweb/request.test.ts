@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptPrefersEventStream } from '../../src/http/negotiation.js';
+import { clientKey } from '../../src/http-primitives/index.js';
 import {
-  clientKey,
   normaliseQuery,
   parseAskBody,
   parseAskQueryString,

@@ -9,8 +9,9 @@ import {
   TERMINAL_UNSAFE_IN_JSON,
 } from '../../src/runtime/log-destination.js';
 import { createLogProvider } from '../../src/submissions/providers/index.js';
-import { escapeJsonForTerminal, type SubmissionRecord } from '../../src/submissions/index.js';
+import { type SubmissionRecord } from '../../src/submissions/index.js';
 import { tempDir } from '../support/files.js';
+import { escapeJsonForTerminal } from '../../src/text/index.js';
 
 const fds: number[] = [];
 afterEach(() => {

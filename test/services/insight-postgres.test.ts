@@ -9,7 +9,7 @@ import {
 } from '../../src/insight/index.js';
 import type { AnswerSummary } from '../../src/nlweb/index.js';
 import { BROWSER_HEADERS, send, USER_AGENTS } from '../insight/traffic.js';
-import { MIGRATIONS_TABLE } from '../../src/storage/index.js';
+import { MIGRATIONS_TABLE } from '../../src/sqlite/index.js';
 import { startInsightServer } from '../support/servers.js';
 import { createTestSchema } from './postgres.js';
 import pg from 'pg';

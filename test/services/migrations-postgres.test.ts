@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_TABLE } from '../../src/storage/index.js';
+import { MIGRATIONS_TABLE } from '../../src/sqlite/index.js';
 import {
   openPostgresStore,
   POSTGRES_MIGRATIONS,
@@ -10,7 +10,7 @@ import { schemaSql } from '../../src/submissions/store/rows.js';
 import { newSubmission } from '../support/submissions.js';
 import { OLD_ROWS, oldRowsSql } from '../submissions/old-schema.js';
 import { openInsightStore } from '../../src/insight/index.js';
-import { expectedLedger, expectLegacyRowsKept, legacyDatabaseSql } from '../storage/legacy-ledgers.js';
+import { expectedLedger, expectLegacyRowsKept, legacyDatabaseSql } from '../sqlite/legacy-ledgers.js';
 import { createTestSchema } from './postgres.js';
 
 describe('PostgreSQL migrations', () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskResult, NlWebResponse } from '../../src/contract/index.js';
-import { BUILT_PAGE_CSP } from '../../src/http/site-routes/built-files.js';
+import { BUILT_PAGE_CSP } from '../../src/http/site-handlers/built-files.js';
 import { PublishedContract } from '../support/openapi.js';
 import { contentFolder } from '../support/files.js';
 import { buildTestApp, type TestApp } from '../support/servers.js';

@@ -10,7 +10,7 @@ import {
   SuggestionRequestSchema,
   type CompanyType,
 } from '../../src/contract/index.js';
-import { escapeHtml } from '../../src/site/index.js';
+import { escapeHtml } from '../../src/text/index.js';
 import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
 
 let site: TestApp;

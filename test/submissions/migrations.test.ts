@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_TABLE, openSqliteConnection, pendingMigrations } from '../../src/storage/index.js';
+import { MIGRATIONS_TABLE, openSqliteConnection, pendingMigrations } from '../../src/sqlite/index.js';
 import {
   openSqliteStore,
   POSTGRES_MIGRATIONS,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/submissions/store/index.js';
-import { openSqliteConnection, sqliteDriverName } from '../../src/storage/index.js';
+import { openSqliteConnection, sqliteDriverName } from '../../src/sqlite/index.js';
 import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('SQLite', async () => {

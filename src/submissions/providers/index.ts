@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
 import type { DeliveringProvider } from '../types.js';
-import { createCrmProvider } from './crm.js';
+import { createCrmProvider } from './signed-webhook.js';
 import { createEmailProvider } from './email.js';
 import { createLogProvider } from './log.js';
 import type { DeliveryProvider } from './types.js';
 
 export type { AttemptResult, DeliveryProvider } from './types.js';
 export { classifySmtpError, createEmailProvider } from './email.js';
-export { classifyHttpStatus, createCrmProvider } from './crm.js';
+export { classifyHttpStatus, createCrmProvider } from './signed-webhook.js';
 export { createLogProvider } from './log.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { LegacyLedger, Migration, MigrationSet } from '../../storage/index.js';
+import type { LegacyLedger, Migration, MigrationSet } from '../../sqlite/index.js';
 import { OUTBOX_TABLE, schemaSql, SUBMISSIONS_TABLE } from './rows.js';
 
 /**
  * The submissions' schema, one ordered list of versions per database, applied by the shared
- * mechanism (src/storage/migrations.ts) under the component name `submissions`.
+ * mechanism (src/sqlite/migrations.ts) under the component name `submissions`.
  *
  * To change the schema, append a version to both lists (never edit an applied one). Version 1 is
  * the schema as it was before versioning, written with IF NOT EXISTS, so a database created by an

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { migratePostgres } from '../../storage/index.js';
+import { migratePostgres } from '../../sqlite/index.js';
 import { POSTGRES_MIGRATION_SET } from './migrations.js';
 import { HOLDS_ADDRESS_COLUMNS, submissionHoldsAddress, type ErasureCandidate } from './erasure.js';
 import {

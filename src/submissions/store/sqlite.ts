@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SubmissionRecord } from '../types.js';
-import { migrateSqlite, openSqliteConnection, type SqliteDriverName } from '../../storage/index.js';
+import { migrateSqlite, openSqliteConnection, type SqliteDriverName } from '../../sqlite/index.js';
 import { SQLITE_MIGRATION_SET } from './migrations.js';
 import { HOLDS_ADDRESS_COLUMNS, submissionHoldsAddress, type ErasureCandidate } from './erasure.js';
 import {

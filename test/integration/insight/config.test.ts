@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConfigError } from '../../../src/config/index.js';
 import { loadConfig } from '../../../src/config/index.js';
-import { openSqliteConnection } from '../../../src/storage/index.js';
+import { openSqliteConnection } from '../../../src/sqlite/index.js';
 import { send } from '../../insight/traffic.js';
 import { startInsightServer } from '../../support/servers.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSubmissions } from '../../../src/cli/submissions.js';
-import { openSqliteConnection } from '../../../src/storage/index.js';
+import { openSqliteConnection } from '../../../src/sqlite/index.js';
 import { runCommand } from '../../support/cli.js';
 import { post } from '../../support/client.js';
 import { startTestServer, type TestServer } from '../../support/servers.js';

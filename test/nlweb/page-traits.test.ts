@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageNames } from '../../src/nlweb/pages.js';
+import { pageNames } from '../../src/nlweb/page-traits.js';
 import type { Page } from '../../src/content/index.js';
 
 describe('pageNames', () => {

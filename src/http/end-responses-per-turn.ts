@@ -18,7 +18,7 @@ export type EndAtTurnEnd = (
  * of the turn's JavaScript, cost the kernel much less per answer: on loopback the sender's core
  * also delivers the bytes and wakes the reading client, and a client woken for the first of several
  * answers reads the others without being woken again. Measured with perf on popular `/ask` (32
- * keep-alive connections, docs/benchmarks.md): `writev` 23.5 → 13.6 µs per answer, waking the
+ * keep-alive connections, docs/benchmarks-history.md): `writev` 23.5 → 13.6 µs per answer, waking the
  * client 8.2 → 2.9 µs, throughput +20 %. A request alone in its turn waits only for the poll phase
  * to end.
  *

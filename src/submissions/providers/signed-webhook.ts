@@ -1,6 +1,6 @@
 import { parseRetryAfter } from '../backoff.js';
 import { webhookPayload } from '../message.js';
-import { signWebhook } from '../webhook.js';
+import { signWebhook } from '../webhook-signature.js';
 import type { AttemptResult, DeliveryProvider } from './types.js';
 
 export interface CrmProviderOptions {

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEndOfTurn } from '../../../src/http/end-of-turn.js';
+import { createEndOfTurn } from '../../../src/http/end-responses-per-turn.js';
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@ import {
   migrateSqlite,
   openSqliteConnection,
   type MigrationSet,
-} from '../../src/storage/index.js';
+} from '../../src/sqlite/index.js';
 import { openSqliteStore } from '../../src/submissions/store/index.js';
 import { expectedLedger, expectLegacyRowsKept, legacyDatabaseSql } from './legacy-ledgers.js';
 

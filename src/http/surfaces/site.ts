@@ -15,12 +15,12 @@ import {
   type ErrorRenderer,
 } from '../errors.js';
 import { endpointNotFoundBody } from '../../contract/index.js';
-import { assetSender, registerAssetRoutes } from '../site-routes/assets.js';
-import { registerContentPageRoutes } from '../site-routes/content-pages.js';
-import { registerEmbedRoutes } from '../site-routes/embed.js';
-import { registerFormRoutes } from '../site-routes/forms.js';
-import { decodedPath, sendHtml, type SiteRoutesContext } from '../site-routes/replies.js';
-import { registerSearchPageRoute } from '../site-routes/search-page.js';
+import { assetSender, registerAssetRoutes } from '../site-handlers/assets.js';
+import { registerContentPageRoutes } from '../site-handlers/content-pages.js';
+import { registerEmbedRoutes } from '../site-handlers/embed.js';
+import { registerFormRoutes } from '../site-handlers/forms.js';
+import { decodedPath, sendHtml, type SiteRoutesContext } from '../site-handlers/replies.js';
+import { registerSearchPageRoute } from '../site-handlers/search-page.js';
 
 /** A browser navigating to a page: GET or HEAD, with HTML among what it accepts. */
 function wantsHtml(request: FastifyRequest): boolean {
@@ -30,7 +30,7 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 /**
  * The public website: static assets, the search page, the forms' no-JavaScript routes and the
- * content pages (site-routes/), with HTML error pages.
+ * content pages (site-handlers/), with HTML error pages.
  *
  * The site is registered last and owns the root: its content catch-all serves every GET no other
  * surface claims, and its not-found handler answers every request that matches no route. A

@@ -1,7 +1,8 @@
 import { realpath, readFile, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
-import { isHtmlSource, strongEtag, type Site } from '../../content/index.js';
+import { isHtmlSource, type Site } from '../../content/index.js';
 import type { Representation } from '../../site/index.js';
+import { strongEtag } from '../../http-primitives/index.js';
 
 /**
  * A built static site (CONTENT_DIR holding `.html` pages) is served as it was built: each page is
