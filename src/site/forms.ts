@@ -1,4 +1,3 @@
-import type { TObject } from '@sinclair/typebox';
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,
@@ -14,6 +13,7 @@ import {
   type CompanyType,
   type FieldProblem,
   type LeadPersona,
+  type RequestSchema,
 } from '../contract/index.js';
 import { encodePagePath, escapeHtml } from '../content/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
@@ -144,7 +144,7 @@ export interface FormDescriptor {
   apiPath: string;
   /** Element id of the section holding the form; the no-JS post returns to it. */
   anchor: string;
-  schema: TObject;
+  schema: RequestSchema;
   fields: readonly FieldSpec[];
   companyTypes: readonly CompanyType[];
   /**
