@@ -211,6 +211,7 @@ function exportRow(record: SubmissionRecord) {
 const EMPTY_RECORD: SubmissionRecord = {
   id: '',
   kind: 'lead',
+  form: null,
   receivedAtMs: 0,
   provider: 'log',
   fields: {},

@@ -47,3 +47,4 @@ export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { escapeHtml, jsonForScript, wrapTables } from './html-escape.js';
 export { strongEtag } from './etag.js';
 export { translationsOf } from './translations.js';
+export { defaultApiPath, FormsConfigError, readFormsConfig, readFormsFile } from './forms-config.js';

@@ -29,7 +29,14 @@ const TEXT_KEYS = [
   'salesEmail',
   'address',
 ] as const;
-const KNOWN_KEYS: ReadonlySet<string> = new Set([...TEXT_KEYS, 'foundingYear', 'sameAs', 'language']);
+// `forms` is read by forms-config.ts, at start-up.
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  ...TEXT_KEYS,
+  'foundingYear',
+  'sameAs',
+  'language',
+  'forms',
+]);
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 
 /** The details used for whatever `_site.yaml` does not give. */

@@ -250,6 +250,11 @@ export function requestSchemaOf(form: FormDefinition): RequestSchema {
   });
 }
 
+/** The success status of a form's operation: the seed's demo request answers 200, its suggestion 201. */
+export function successStatusOf(form: Pick<FormDefinition, 'delivery'>): 200 | 201 {
+  return form.delivery === 'leads' ? 200 : 201;
+}
+
 /** Field label for messages: the short name, else the label. */
 export function reportLabelOf(field: FieldDefinition): string {
   return field.reportLabel ?? field.shortName ?? field.label;

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { REQUEST_DEMO, SUGGEST_DOCUMENT } from './default-forms.js';
-import { requestSchemaOf, StringEnum, type RequestSchema } from './form-definition.js';
+import { requestSchemaOf, StringEnum, type FormDefinition, type RequestSchema } from './form-definition.js';
 import { SOLUTION_PAGE_BY_COMPANY_TYPE, type SuggestionCompanyType } from './personas.js';
 
 export { NOT_A_PATH, OneLineString, SINGLE_LINE, StringEnum, VISIBLE } from './form-definition.js';
@@ -106,6 +106,20 @@ export const SuggestionSuccessSchema = Type.Object(
   },
 );
 export type SuggestionSuccess = Static<typeof SuggestionSuccessSchema>;
+
+/**
+ * A form's answer schema: the seed's own for the seed's forms; for a configured form, the answer
+ * of its delivery route's seed form without the suggestion's `sourcePage`.
+ */
+export function successSchemaOf(form: FormDefinition): TSchema {
+  if (form === REQUEST_DEMO) return LeadSuccessSchema;
+  if (form === SUGGEST_DOCUMENT) return SuggestionSuccessSchema;
+  const like = form.delivery === 'leads' ? LeadSuccessSchema : SuggestionSuccessSchema;
+  return Type.Object(
+    { ok: like.properties.ok, provider: like.properties.provider, delivered: like.properties.delivered },
+    { additionalProperties: false, title: `${form.schemaName}Success`, description: form.successDescription },
+  );
+}
 
 export const ERROR_CODES = [
   'INVALID_JSON',

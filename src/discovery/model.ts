@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
+import { buildOpenApiDocument, type FormDefinition, type NlWebResponse } from '../contract/index.js';
 import { absoluteUrl, type Page, type Site } from '../content/index.js';
 import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
 import { SITE_OWN_PATHS } from './paths.js';
@@ -40,6 +40,8 @@ export interface DiscoveryInput {
   servesPages?: boolean;
   /** `config.corsOrigins`, published in the contract. */
   corsOrigins?: readonly string[];
+  /** The site's forms (default: the seed's two), published as operations. */
+  forms?: readonly FormDefinition[];
 }
 
 export interface AskExample {
@@ -70,6 +72,7 @@ export function buildModel(input: DiscoveryInput): DiscoveryModel {
     bodyLimitBytes: input.bodyLimitBytes,
     siteName,
     ...(input.corsOrigins ? { corsOrigins: input.corsOrigins } : {}),
+    ...(input.forms ? { forms: input.forms } : {}),
     ...(input.site.info.contactEmail ? { contactEmail: input.site.info.contactEmail } : {}),
   }) as unknown as OpenApiDocument;
   const query = exampleQuery(input.site, siteName);

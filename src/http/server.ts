@@ -3,7 +3,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
-import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
+import { readFormsFile, watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
@@ -108,12 +108,15 @@ async function createLiveAppContext(
     logContentProblems(logger, loaded.problems);
     initial = loaded.generation;
   }
+  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
+  const forms = readFormsFile(config.contentDir);
   const content = new LiveContent(initial);
   const metrics = await createMetrics(config.admin !== null);
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
   const submissions = await createSubmissionService(config, logger, {
     metrics,
     deliveryGate: limits.deliveries,
+    forms,
     ...options.submissions,
   });
   // Counts of the ask service serving now (a reload starts them again, as a restart would).
@@ -141,6 +144,7 @@ async function createLiveAppContext(
     config,
     logger,
     submissions,
+    forms,
     metrics,
     limits,
     ...(insight ? { insight } : {}),

@@ -15,7 +15,17 @@ export {
   shortTitleOf,
 } from './paths.js';
 export { assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
-export { FORMS, renderEmbeddedForm, type FormDescriptor, type FormKind, type FormState } from './forms.js';
+export {
+  DEFAULT_FORM_CATALOG,
+  descriptorOf,
+  formCatalog,
+  FORMS,
+  renderEmbeddedForm,
+  type FormCatalog,
+  type FormDescriptor,
+  type FormKind,
+  type FormState,
+} from './forms.js';
 export {
   renderConfirmationPage,
   renderContentPage,
@@ -25,6 +35,7 @@ export {
   type ClosestPage,
   renderSearchPage,
   renderFormFallbackPage,
+  formsOf,
   type SiteView,
 } from './pages.js';
 export {
