@@ -17,6 +17,7 @@ const INTEGRATION = [
   'test/contract/openapi-submissions.test.ts',
   'test/crawl/crawler.test.ts',
   'test/crawl/serve.test.ts',
+  'test/contract/northbeam.test.ts',
   'test/discovery/openapi.test.ts',
   'test/http/ask-fast-path.test.ts',
   'test/http/end-of-turn.test.ts',

@@ -105,8 +105,17 @@ export function readFormsFile(contentDir: string): readonly FormDefinition[] {
 export function readFormsConfig(text: string, file: string): readonly FormDefinition[] {
   const lineCounter = new LineCounter();
   const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
-  // A file that is not YAML is reported by the site details (defaults are used there too).
-  if (document.errors.length > 0 || !isMap(document.contents)) return DEFAULT_FORMS;
+  const [error] = document.errors;
+  // A file that declares forms and is not YAML must not fall back to the seed's forms unnoticed.
+  if (error && /^forms\s*:/m.test(text))
+    throw new FormsConfigError(
+      file,
+      lineCounter.linePos(error.pos[0]).line,
+      `not valid YAML: ${error.message.split('\n')[0]!}`,
+      'correct the YAML there; put a value that contains ": " or starts with a quote in double quotes',
+    );
+  // Without forms, a file that is not YAML is reported by the site details (defaults are used there too).
+  if (error || !isMap(document.contents)) return DEFAULT_FORMS;
   if (!document.has('forms')) return DEFAULT_FORMS;
   return new FormsReader(document, lineCounter, file).read();
 }

@@ -80,7 +80,10 @@ export function replyToName(submission: SubmissionRecord): string {
 /** The Subject: made of submitted text, so made safe by `headerText` as a whole. */
 export function emailSubject(submission: SubmissionRecord, form?: FormDefinition): string {
   if (form) {
-    const who = contactName(submission) || singleLine(submission.fields.email ?? '');
+    // The field the form fills with the person's name (autocomplete "name"), else the seed's name fields.
+    const nameField = form.fields.find((field) => field.autocomplete === 'name')?.name;
+    const named = nameField ? singleLine(submission.fields[nameField] ?? '') : '';
+    const who = named || contactName(submission) || singleLine(submission.fields.email ?? '');
     return headerText(who ? `${form.words.heading}: ${who}` : form.words.heading);
   }
   if (submission.kind === 'lead') {
