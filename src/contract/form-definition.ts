@@ -199,9 +199,14 @@ export function dependentFields(form: FormDefinition): { field: FieldDefinition;
   });
 }
 
+/** The parent's values that have their own list of the dependent field's choices, in the parent's order. */
+function groupedValues(field: FieldDefinition, parent: FieldDefinition): string[] {
+  return choiceValues(parent).filter((value) => Object.hasOwn(field.dependsOn!.choices, value));
+}
+
 /** The mapping as a Markdown table, for the OpenAPI descriptions and the docs. */
 export function dependencyTableMarkdown(field: FieldDefinition, parent: FieldDefinition): string {
-  const rows = choiceValues(parent).map(
+  const rows = groupedValues(field, parent).map(
     (value) =>
       `| \`${value}\` | ${(field.dependsOn!.choices[value] ?? []).map((v) => `\`${v}\``).join(', ')} |`,
   );
@@ -228,8 +233,9 @@ export function requestSchemaOf(form: FormDefinition): RequestSchema {
     const schema = fieldSchema(field);
     properties[field.name] = field.required ? schema : Type.Optional(schema);
   }
+  // A value of the parent without its own list leaves the dependent field free (any of its choices).
   const rules = dependentFields(form).flatMap(({ field, parent }) =>
-    choiceValues(parent).map((value) => ({
+    groupedValues(field, parent).map((value) => ({
       if: { properties: { [parent.name]: { const: value } }, required: [parent.name] },
       then: { properties: { [field.name]: { enum: [...(field.dependsOn!.choices[value] ?? [])] } } },
     })),

@@ -3,7 +3,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { MAX_QUERY_LENGTH, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
 import { oneLine } from './api-reference.js';
 import { codeBlock, document, json, table } from './markdown.js';
-import type { DiscoveryModel } from './model.js';
+import { configuredChoiceTables, hasSeedForms, type DiscoveryModel } from './model.js';
 import { approvalRule, errorCodeTable, exampleRequest, operationMarkdown } from './operations.js';
 import { DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
 
@@ -90,11 +90,17 @@ export function skillMarkdown(model: DiscoveryModel): string {
       : null,
     suggestion ? operationMarkdown(model, suggestion, 3) : null,
     ...others.map((op) => operationMarkdown(model, op, 2)),
-    '## Which persona belongs to which companyType',
-    `Demo requests:\n\n${personaTableMarkdown()}\n\nDocument suggestions:\n\n${personaTableMarkdown(
-      SUGGESTION_COMPANY_TYPES,
-    )}\n\nIf the user’s role is not listed, leave \`persona\` out of a demo request (it is optional there) ` +
-      'rather than picking one for them.',
+    hasSeedForms(model) ? '## Which persona belongs to which companyType' : null,
+    hasSeedForms(model)
+      ? `Demo requests:\n\n${personaTableMarkdown()}\n\nDocument suggestions:\n\n${personaTableMarkdown(
+          SUGGESTION_COMPANY_TYPES,
+        )}\n\nIf the user’s role is not listed, leave \`persona\` out of a demo request (it is optional there) ` +
+        'rather than picking one for them.'
+      : null,
+    ...configuredChoiceTables(model).flatMap((choices) => [
+      `## ${choices.heading}`,
+      `${choices.intro}\n\n${choices.table}`,
+    ]),
     '## Handling errors',
     errorCodeTable(),
     'Every error body has this shape:',
