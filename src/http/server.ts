@@ -9,6 +9,7 @@ import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
+import type { FormDefinition } from '../contract/index.js';
 import { buildApp } from './app.js';
 import type { AppContext } from './context.js';
 import {
@@ -65,6 +66,17 @@ export function createLogger(
   );
 }
 
+/** A page asking for a form the site does not have shows none: said once, at start-up, with its file. */
+function warnOfUnknownForms(logger: Logger, site: Site, forms: readonly FormDefinition[]): void {
+  const keys = new Set(forms.map((form) => form.key));
+  for (const page of site.pages)
+    if (page.form !== null && !keys.has(page.form))
+      logger.warn(
+        { file: page.sourcePath, form: page.form },
+        `front matter \`form: ${page.form}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
+      );
+}
+
 export interface AppContextOptions {
   /** An already loaded site (tests share one); by default the configured content folder is loaded. */
   site?: Site;
@@ -101,15 +113,16 @@ async function createLiveAppContext(
 ): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
   let initial: ContentGeneration;
   let loaded: LoadedContent | null = null;
+  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
+  const forms = readFormsFile(config.contentDir);
   if (options.site !== undefined) {
     initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
   } else {
     loaded = (await loadContent(config, logger))!;
     logContentProblems(logger, loaded.problems);
+    warnOfUnknownForms(logger, loaded.generation.site, forms);
     initial = loaded.generation;
   }
-  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
-  const forms = readFormsFile(config.contentDir);
   const content = new LiveContent(initial);
   const metrics = await createMetrics(config.admin !== null);
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
