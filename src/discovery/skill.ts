@@ -12,10 +12,21 @@ export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2
 /** Agent Skills limit the description to 1024 characters. */
 const DESCRIPTION_LIMIT = 1024;
 
+/** "request a demo or suggest a document through its two POST operations", from the site's forms. */
+function formsPhrase(model: DiscoveryModel): string {
+  if (hasSeedForms(model) && (model.forms ?? []).length <= 2)
+    return 'request a demo or suggest a document through its two POST operations';
+  const summaries = (model.forms ?? []).map(
+    (form) => form.summary.charAt(0).toLowerCase() + form.summary.slice(1),
+  );
+  const count = summaries.length === 1 ? 'its POST operation' : `its ${summaries.length} POST operations`;
+  return `${summaries.join(' or ')} through ${count}`;
+}
+
 export function skillDescription(model: DiscoveryModel): string {
   const text =
     `Search the public pages and documentation of ${model.siteName} (${model.publicBaseUrl}) through its ` +
-    'read-only NLWeb /ask endpoint, and request a demo or suggest a document through its two POST operations ' +
+    `read-only NLWeb /ask endpoint, and ${formsPhrase(model)} ` +
     'only after the user explicitly approves the exact data. Use when a user asks about ' +
     `${model.siteName}, its products or documentation, or wants to contact it.`;
   return text.length <= DESCRIPTION_LIMIT ? text : `${text.slice(0, DESCRIPTION_LIMIT - 1)}…`;

@@ -200,5 +200,14 @@ describe('Northbeam Biostat: a site whose forms come from its _site.yaml', () =>
       expect(response.body, url).not.toContain('requestDemo');
       expect(response.body, url).not.toContain('suggestDocument');
     }
+    const skill = await served.app.inject({
+      method: 'GET',
+      url: '/.well-known/agent-skills/search-and-contact/SKILL.md',
+    });
+    expect(skill.body).toContain('request a quote for a statistics project through its POST operation');
+    expect(skill.body).not.toContain('request a demo');
+    const api = await served.app.inject({ method: 'GET', url: '/api.md' });
+    expect(api.body).toContain('## Which studyPhase belongs to which service');
+    expect(api.body).not.toContain('Which persona belongs to which companyType');
   });
 });
