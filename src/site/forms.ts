@@ -353,7 +353,7 @@ export function companyTypeForPage(path: string): CompanyType | null {
 
 /** What messages call a contract field: its short name, else the label a visitor sees. */
 export function fieldLabel(form: FormDescriptor, field: string): string | null {
-  if (field === 'name') return 'Name';
+  if (field === 'name' && form.nameRule) return 'Name';
   const spec = form.fields.find((candidate) => candidate.name === field);
   return spec ? (spec.shortName ?? spec.label) : null;
 }
@@ -388,7 +388,7 @@ export function describeProblemForVisitor(
   problem: FieldProblem,
   values: Readonly<Record<string, string>>,
 ): string {
-  if (problem.field === 'name') return 'Enter your first and last name.';
+  if (problem.field === 'name' && form.nameRule) return 'Enter your first and last name.';
   if (problem.field === 'persona' && problem.message.includes('is not a persona of companyType')) {
     const companyType = values.companyType as CompanyType | undefined;
     const label = companyType ? COMPANY_TYPE_LABELS[companyType] : undefined;
