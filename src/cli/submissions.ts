@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { loadConfig, type ConfigSource } from '../config/index.js';
+import { readFormsFile } from '../content/index.js';
+import { DEFAULT_FORMS, type FormDefinition } from '../contract/index.js';
 import {
   openSubmissionStore,
   singleLine,
@@ -126,6 +128,8 @@ function summary(record: SubmissionRecord, showContact: boolean) {
   return {
     id: record.id,
     kind: record.kind,
+    // The configured form it came from (forms: in _site.yaml); absent for the seed's forms.
+    ...(record.form === null ? {} : { form: record.form }),
     receivedAt: iso(record.receivedAtMs),
     provider: record.provider,
     state: record.delivery?.state ?? 'none',
@@ -145,7 +149,7 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
     const s = summary(record, false);
     return [
       s.id,
-      s.kind,
+      record.form ?? s.kind,
       s.receivedAt ?? '',
       s.provider,
       s.state,
@@ -183,8 +187,20 @@ function table(records: SubmissionRecord[], showContact: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Every field either form can carry, in a fixed order: the export's columns. */
-const FIELD_COLUMNS = SUBMISSION_FIELDS;
+/**
+ * The export's field columns: every field of the site's forms (the seed's, or those `forms:` in
+ * _site.yaml declares) in their order, then any other field the exported submissions hold (sent
+ * under an earlier configuration), sorted.
+ */
+function fieldColumnsOf(forms: readonly FormDefinition[], records: readonly SubmissionRecord[]): string[] {
+  const columns = new Set(
+    forms === DEFAULT_FORMS ? SUBMISSION_FIELDS : forms.flatMap((f) => f.fields.map((x) => x.name)),
+  );
+  const others = new Set<string>();
+  for (const record of records)
+    for (const name of Object.keys(record.fields)) if (!columns.has(name)) others.add(name);
+  return [...columns, ...[...others].sort()];
+}
 
 /** A spreadsheet runs a cell starting with one of these as a formula. */
 const FORMULA_START = /^[=+\-@]/;
@@ -198,18 +214,19 @@ function csvCell(value: string | number | null): string {
 }
 
 /** One export row per submission: its summary, the client, then every field column. */
-function exportRow(record: SubmissionRecord) {
+function exportRow(record: SubmissionRecord, fieldColumns: readonly string[] = SUBMISSION_FIELDS) {
   return {
     ...summary(record, false),
     clientIp: record.clientIp,
     userAgent: record.userAgent,
-    fields: Object.fromEntries(FIELD_COLUMNS.map((name) => [name, record.fields[name] ?? null])),
+    fields: Object.fromEntries(fieldColumns.map((name) => [name, record.fields[name] ?? null])),
   };
 }
 
 const EMPTY_RECORD: SubmissionRecord = {
   id: '',
   kind: 'lead',
+  form: null,
   receivedAtMs: 0,
   provider: 'log',
   fields: {},
@@ -226,18 +243,27 @@ const EMPTY_RECORD: SubmissionRecord = {
 
 type ExportRow = ReturnType<typeof exportRow>;
 const EXPORT_COLUMNS = Object.keys(exportRow(EMPTY_RECORD)).filter(
-  (key): key is Exclude<keyof ExportRow, 'fields'> => key !== 'fields',
+  (key): key is Exclude<keyof ExportRow, 'fields' | 'form'> => key !== 'fields' && key !== 'form',
 );
 
-function exportText(records: SubmissionRecord[], format: 'csv' | 'jsonl'): string {
-  const rows = records.map(exportRow);
+function exportText(
+  records: SubmissionRecord[],
+  format: 'csv' | 'jsonl',
+  forms: readonly FormDefinition[],
+): string {
+  const FIELD_COLUMNS = fieldColumnsOf(forms, records);
+  const rows = records.map((record) => exportRow(record, FIELD_COLUMNS));
   if (format === 'jsonl')
     return rows.map((row) => `${escapeJsonForTerminal(JSON.stringify(row))}\n`).join('');
-  const lines = [[...EXPORT_COLUMNS, ...FIELD_COLUMNS].join(',')];
+  // A site with its own forms gets a `form` column (the operation each row came from).
+  const lines = [
+    [...EXPORT_COLUMNS, ...(forms === DEFAULT_FORMS ? [] : ['form']), ...FIELD_COLUMNS].join(','),
+  ];
   for (const row of rows)
     lines.push(
       [
         ...EXPORT_COLUMNS.map((column) => csvCell(row[column])),
+        ...(forms === DEFAULT_FORMS ? [] : [csvCell(row.form ?? null)]),
         ...FIELD_COLUMNS.map((name) => csvCell(row.fields[name] ?? null)),
       ].join(','),
     );
@@ -365,7 +391,8 @@ export async function runSubmissions(args: string[], io: CliIo = processIo()): P
             ...(options.kind ? { kind: options.kind } : {}),
             ...(options.email ? { email: options.email } : {}),
           });
-          io.out(exportText(records.reverse(), format));
+          const forms = readFormsFile(loadConfig(io.env, io.cwd).contentDir);
+          io.out(exportText(records.reverse(), format, forms));
           return 0;
         });
       }

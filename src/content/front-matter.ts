@@ -370,8 +370,9 @@ export function readPageFields(
 
   let form: PageFields['form'] = null;
   if (data.form !== undefined && data.form !== null) {
-    if (data.form === 'demo' || data.form === 'suggestion') form = data.form;
-    else warn('form', '`form` must be demo or suggestion; it is ignored');
+    // Which forms exist is the site's configuration (forms: in _site.yaml); a key naming none is shown as no form.
+    if (typeof data.form === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(data.form)) form = data.form;
+    else warn('form', '`form` must be the key of one of the site’s forms, such as demo; it is ignored');
   }
 
   const published = firstDay(PUBLISHED_KEYS);

@@ -70,3 +70,4 @@ export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { wrapTables } from './html-escape.js';
 export { translationsOf } from './translations.js';
 export { defaultSiteInfo } from './site-info.js';
+export { defaultApiPath, FormsConfigError, readFormsConfig, readFormsFile } from './forms-config.js';

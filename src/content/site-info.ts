@@ -30,6 +30,7 @@ const TEXT_KEYS = [
   'salesEmail',
   'address',
 ] as const;
+// `forms` is read by forms-config.ts, at start-up.
 const KNOWN_KEYS: ReadonlySet<string> = new Set([
   ...TEXT_KEYS,
   'foundingYear',
@@ -38,6 +39,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'brand',
   'navigation',
   'footer',
+  'forms',
 ]);
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 

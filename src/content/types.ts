@@ -34,7 +34,7 @@ export interface PageMetadata {
   /** Ordering inside a section index (front matter `order`), or null. */
   order: number | null;
   /** Form placed on the page (front matter `form`). */
-  form: 'demo' | 'suggestion' | null;
+  form: string | null;
 }
 
 export interface Page extends PageMetadata {

@@ -22,3 +22,5 @@ export type { OpenApiOptions } from './openapi.js';
 export * from './health.js';
 export * from './form-traps.js';
 export { echoed, MAX_ECHOED_CHARACTERS, quoted } from './echo.js';
+export * from './form-definition.js';
+export { DEFAULT_FORMS, REQUEST_DEMO, SUGGEST_DOCUMENT } from './default-forms.js';

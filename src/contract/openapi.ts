@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import {
   DUPLICATE_WINDOW_MS,
-  MARKETING_COMPONENTS,
+  ErrorSchema,
+  successSchemaOf,
   MAX_FORM_FIELDS,
   MAX_QUERY_LENGTH,
   SHUTDOWN_RETRY_AFTER_SECONDS,
@@ -24,9 +25,15 @@ import {
   ONE_LINE_PARAMETER,
 } from './nlweb.js';
 import { HEALTH_COMPONENTS, READINESS_CACHE_MS, READINESS_STORE_TIMEOUT_MS } from './health.js';
-import { personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from './personas.js';
+import { DEFAULT_FORMS, SUGGEST_DOCUMENT } from './default-forms.js';
+import {
+  dependencyTableMarkdown,
+  dependentFields,
+  requestSchemaOf,
+  successStatusOf,
+  type FormDefinition,
+} from './form-definition.js';
 import { SUBMISSION_RETRY_AFTER_SECONDS } from './errors.js';
-import { SUBMISSION_PATHS } from './paths.js';
 
 export interface OpenApiOptions {
   publicBaseUrl: string;
@@ -36,6 +43,8 @@ export interface OpenApiOptions {
   contactEmail?: string;
   /** CORS_ORIGINS: origins whose pages may call the form operations from the browser. */
   corsOrigins?: readonly string[];
+  /** The site's forms (default: the seed's two): one POST operation each. */
+  forms?: readonly FormDefinition[];
 }
 
 /**
@@ -422,6 +431,60 @@ const FORM_TRAPS =
   'repeat window, or the same `Idempotency-Key` and body) releases the held one: it is delivered and answered ' +
   'as a new submission would be.';
 
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** "The two POST operations" / "The POST operation". */
+function postOperationsPhrase(count: number): string {
+  return count === 1 ? 'The POST operation' : `The ${NUMBER_WORDS[count] ?? String(count)} POST operations`;
+}
+
+/** ", a demo request, and a document suggestion" after the search: every operation the site has. */
+function listed(phrases: readonly string[]): string {
+  if (phrases.length === 1) return `and ${phrases[0]!}`;
+  return `${phrases.slice(0, -1).join(', ')}, and ${phrases[phrases.length - 1]!}`;
+}
+
+/** The table of a form's dependent choices in its operation description ("Which persona belongs to …"). */
+function dependencyNotes(form: FormDefinition): string {
+  return dependentFields(form)
+    .map(
+      ({ field, parent }) =>
+        `Which ${field.name} belongs to which ${parent.name}:\n\n${dependencyTableMarkdown(field, parent)}\n\n`,
+    )
+    .join('');
+}
+
+/** A form's POST operation: validation, storage and delivery, with the rules every form shares. */
+function formOperation(form: FormDefinition, limit: number, cors: readonly string[]) {
+  const status = successStatusOf(form);
+  const successExample =
+    form === SUGGEST_DOCUMENT
+      ? { ok: true, provider: 'log', delivered: true, sourcePage: '/solutions/cros' }
+      : { ok: true, provider: 'log', delivered: true };
+  return {
+    operationId: form.id,
+    [CONSEQUENTIAL]: true,
+    tags: ['Contact'],
+    summary: form.summary,
+    description:
+      `${form.operationDescription} ${APPROVAL}\n\n${dependencyNotes(form)}${bodyLimitNote(limit)}\n\n` +
+      `${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
+    security: [],
+    parameters: [IDEMPOTENCY_KEY_PARAMETER],
+    requestBody: requestBody(`${form.schemaName}Request`, form.example),
+    responses: {
+      [String(status)]: {
+        description: form.successDescription,
+        headers: formSuccessHeaders(cors),
+        content: {
+          'application/json': { schema: ref(`${form.schemaName}Success`), example: successExample },
+        },
+      },
+      ...marketingErrors(limit),
+    },
+  };
+}
+
 const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
   required: true,
   content: Object.fromEntries(FORM_AND_JSON.map((type) => [type, { schema: ref(schemaName), example }])),
@@ -434,8 +497,15 @@ const requestBody = (schemaName: string, example: Record<string, unknown>) => ({
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const limit = options.bodyLimitBytes;
   const cors = options.corsOrigins ?? [];
+  const forms = options.forms ?? DEFAULT_FORMS;
   const components: Record<string, TSchema> = {
-    ...MARKETING_COMPONENTS,
+    ...Object.fromEntries(
+      forms.flatMap((form) => [
+        [`${form.schemaName}Request`, requestSchemaOf(form)],
+        [`${form.schemaName}Success`, successSchemaOf(form)],
+      ]),
+    ),
+    Error: ErrorSchema,
     ...NLWEB_COMPONENTS,
     ...HEALTH_COMPONENTS,
   };
@@ -446,9 +516,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
       version: '1.0.0',
       description:
         'Read-only, deterministic lexical search over the public pages (NLWeb ' +
-        `${NLWEB_VERSION}), a demo request, and a document suggestion. No operation takes credentials. ` +
-        'The two POST operations under /api create real submissions: agents must obtain the user’s explicit ' +
-        'approval of the exact data before calling them.\n\n' +
+        `${NLWEB_VERSION}), ${listed(forms.map((form) => form.singular))}. No operation takes credentials. ` +
+        `${postOperationsPhrase(forms.length)} under /api create${forms.length === 1 ? 's' : ''} real submissions: agents must obtain the user’s explicit ` +
+        `approval of the exact data before calling ${forms.length === 1 ? 'it' : 'them'}.\n\n` +
         'Errors of the /api operations use the `Error` envelope. Status codes: INVALID_JSON 400, ' +
         'VALIDATION_ERROR 400, PAYLOAD_TOO_LARGE 413, RATE_LIMITED 429, INTERNAL_ERROR 500, ENDPOINT_NOT_FOUND 404 for an unknown ' +
         'path and 405 (with an `Allow` header) for a known path with another method. A path with a malformed ' +
@@ -469,7 +539,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     security: [],
     tags: [
       { name: 'Discovery', description: 'Read-only NLWeb search over the public pages and documentation.' },
-      { name: 'Contact', description: 'Demo requests and document suggestions (side-effecting).' },
+      {
+        name: 'Contact',
+        description: `${forms.map((form, index) => (index === 0 ? form.plural : form.plural.toLowerCase())).join(' and ')} (side-effecting).`,
+      },
       { name: 'Operations', description: 'Liveness and readiness for load balancers and orchestrators.' },
     ],
     paths: {
@@ -534,75 +607,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           },
         },
       },
-      [SUBMISSION_PATHS.lead]: {
-        post: {
-          operationId: 'requestDemo',
-          [CONSEQUENTIAL]: true,
-          tags: ['Contact'],
-          summary: 'Request a demo',
-          description:
-            `Validates the contact data, stores it durably and sends it for follow-up. ${APPROVAL}\n\n` +
-            `Which persona belongs to which companyType:\n\n${personaTableMarkdown()}\n\n${bodyLimitNote(limit)}\n\n` +
-            `${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
-          security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
-          requestBody: requestBody('LeadRequest', {
-            name: 'Dana Reyes',
-            email: 'dana.reyes@sponsor.example',
-            company: 'Example Therapeutics',
-            companyType: 'sponsor',
-            persona: 'medical-writing',
-            message: 'We want to generate ICF drafts from structured protocols.',
-            sourcePage: '/demo',
-          }),
-          responses: {
-            '200': {
-              description: 'Demo request accepted for delivery.',
-              headers: formSuccessHeaders(cors),
-              content: {
-                'application/json': {
-                  schema: ref('LeadSuccess'),
-                  example: { ok: true, provider: 'log', delivered: true },
-                },
-              },
-            },
-            ...marketingErrors(limit),
-          },
-        },
-      },
-      [SUBMISSION_PATHS.suggestion]: {
-        post: {
-          operationId: 'suggestDocument',
-          [CONSEQUENTIAL]: true,
-          tags: ['Contact'],
-          summary: 'Suggest a protocol-derived document type',
-          description:
-            `Stores the suggestion durably and submits it for product review. ${APPROVAL}\n\n` +
-            `Which persona belongs to which companyType:\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}\n\n` +
-            `${bodyLimitNote(limit)}\n\n${[SUBMISSION_RULES, formCorsRules(cors)].join(' ').trim()}\n\n${SUBMISSION_LIMIT_NOTE}\n\n${FORM_TRAPS}`,
-          security: [],
-          parameters: [IDEMPOTENCY_KEY_PARAMETER],
-          requestBody: requestBody('SuggestionRequest', {
-            companyType: 'cro',
-            persona: 'study-start-up',
-            suggestion: 'A site activation checklist generated from the protocol.',
-            sourcePage: '/solutions/cros',
-          }),
-          responses: {
-            '201': {
-              description: 'Suggestion accepted for review.',
-              headers: formSuccessHeaders(cors),
-              content: {
-                'application/json': {
-                  schema: ref('SuggestionSuccess'),
-                  example: { ok: true, provider: 'log', delivered: true, sourcePage: '/solutions/cros' },
-                },
-              },
-            },
-            ...marketingErrors(limit),
-          },
-        },
-      },
+      ...Object.fromEntries(forms.map((form) => [form.path, { post: formOperation(form, limit, cors) }])),
       '/ask': {
         get: {
           operationId: 'searchPublicContent',

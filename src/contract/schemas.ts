@@ -1,27 +1,15 @@
-import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
-import {
-  COMPANY_TYPES,
-  LEAD_PERSONAS,
-  PERSONAS_BY_COMPANY_TYPE,
-  SOLUTION_PAGE_BY_COMPANY_TYPE,
-  SUGGESTION_COMPANY_TYPES,
-  SUGGESTION_PERSONAS,
-  personaTableMarkdown,
-} from './personas.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { REQUEST_DEMO, SUGGEST_DOCUMENT } from './default-forms.js';
+import { requestSchemaOf, StringEnum, type FormDefinition, type RequestSchema } from './form-definition.js';
+import { SOLUTION_PAGE_BY_COMPANY_TYPE, type SuggestionCompanyType } from './personas.js';
+
+export { NOT_A_PATH, OneLineString, SINGLE_LINE, StringEnum, VISIBLE } from './form-definition.js';
 
 /**
  * The request and answer shapes of the marketing operations (spec parts 2.1-2.5). These objects
  * are the one source of truth: Ajv validates with them, TypeScript types come from them and
  * /openapi.json publishes them as named component schemas.
  */
-
-/** A string enum as a plain `{type: string, enum: [...]}` (clearer in OpenAPI than anyOf-of-const). */
-export function StringEnum<const T extends readonly string[]>(
-  values: T,
-  options: Record<string, unknown> = {},
-): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-}
 
 export const MAX_QUERY_LENGTH = 1000;
 
@@ -37,153 +25,25 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 /** Identical content within this window is one submission (a double click, a resent form). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
-export const CompanyTypeSchema = StringEnum(COMPANY_TYPES, {
-  description: 'Audience category used to tailor the demo.',
-});
-
-const personaRule = (companyTypes: readonly (keyof typeof PERSONAS_BY_COMPANY_TYPE)[]) =>
-  companyTypes.map((companyType) => ({
-    if: { properties: { companyType: { const: companyType } }, required: ['companyType'] },
-    then: { properties: { persona: { enum: [...PERSONAS_BY_COMPANY_TYPE[companyType]] } } },
-  }));
-
 /**
- * At least one letter or digit that shows: a value of only spaces, punctuation or invisible
- * characters (zero-width spaces, bidi marks, and the Hangul fillers U+3164, U+115F, U+1160 and
- * U+FFA0, which are letters that render as nothing) does not count as supplied. Unicode's
- * Default_Ignorable_Code_Point property names every character a renderer may show as nothing.
+ * The seed forms' request schemas, derived from their data description (default-forms.ts) like
+ * any configured form's.
  */
-export const VISIBLE = '(?!\\p{Default_Ignorable_Code_Point})[\\p{L}\\p{N}]';
+/** A validated body of any form: its fields as strings (a checkbox sends `yes`). */
+export type FormRequest = Readonly<Record<string, string | undefined>>;
+export type LeadRequest = FormRequest & { email: string };
+export type SuggestionRequest = FormRequest & {
+  companyType: SuggestionCompanyType;
+  persona: string;
+  suggestion: string;
+};
+/** A form's request schema, whose validated value has the type `T`. */
+export type FormRequestSchema<T extends FormRequest> = RequestSchema & { static: T };
 
-/**
- * The one rule for every single-line and path-like text field: no control characters (C0 with
- * NUL, tab, CR and LF; DEL; C1 with NEL and CSI) and no line or paragraph separators. A tab or a
- * line break in a path is dropped by URL parsers (`/\t/evil.example` becomes `//evil.example`,
- * another site), and in a name it could start a forged header or log line.
- */
-export const SINGLE_LINE = '^[^\\p{Cc}\\u2028\\u2029]*$';
-
-/** Protocol-relative (`//host`) and backslash (`/\\host`) forms, which start with a slash but leave the site. */
-export const NOT_A_PATH = '^/[/\\\\]';
-
-/** What every single-line field's description says, so /openapi.json states the rule in words too. */
-const ONE_LINE_NOTE = 'One line: control characters (tab, line breaks, NUL) are refused.';
-
-/**
- * A single-line text field: the SINGLE_LINE rule, plus `shape` (a pattern of its own, such as a
- * path prefix) when given. JSON Schema allows one `pattern` per schema, so the shape goes in `allOf`.
- */
-function OneLineString(
-  options: { maxLength: number; description: string; shape?: string } & Record<string, unknown>,
-) {
-  const { shape, description, ...rest } = options;
-  return Type.String({
-    ...rest,
-    pattern: SINGLE_LINE,
-    ...(shape === undefined ? {} : { allOf: [{ pattern: shape }] }),
-    description: `${description} ${ONE_LINE_NOTE}`,
-  });
-}
-
-export const LeadRequestSchema = Type.Object(
-  {
-    name: Type.Optional(
-      OneLineString({
-        maxLength: 200,
-        description: 'Full contact name. Required unless both firstName and lastName are supplied.',
-      }),
-    ),
-    firstName: Type.Optional(
-      OneLineString({ maxLength: 100, description: 'Supply together with lastName when name is omitted.' }),
-    ),
-    lastName: Type.Optional(
-      OneLineString({ maxLength: 100, description: 'Supply together with firstName when name is omitted.' }),
-    ),
-    email: Type.String({ format: 'email', maxLength: 200, description: 'Work email for the reply.' }),
-    company: Type.Optional(OneLineString({ maxLength: 200, description: 'Company or organization name.' })),
-    role: Type.Optional(OneLineString({ maxLength: 100, description: 'Job role or title.' })),
-    message: Type.Optional(
-      Type.String({ maxLength: 4000, description: 'What the contact wants to evaluate or solve.' }),
-    ),
-    teamSize: Type.Optional(OneLineString({ maxLength: 50, description: 'Approximate team size.' })),
-    timeline: Type.Optional(
-      OneLineString({ maxLength: 100, description: 'Expected evaluation or buying timeline.' }),
-    ),
-    companyType: Type.Optional(CompanyTypeSchema),
-    persona: Type.Optional(
-      StringEnum(LEAD_PERSONAS, {
-        description:
-          'Role slug; must belong to the supplied companyType (table in the operation description). ' +
-          'Without a companyType any listed persona is accepted.',
-      }),
-    ),
-    sourcePage: Type.Optional(
-      OneLineString({
-        maxLength: 300,
-        shape: '^/',
-        // Browsers read `//host/x` and `/\\host` as another site: a path, not an address.
-        not: { pattern: NOT_A_PATH },
-        description:
-          'Same-site path where the request originated (starts with a slash). A second slash or a ' +
-          'backslash after the first (`//host/x`, `/\\host`) is refused: browsers read those as another site.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    title: 'LeadRequest',
-    description:
-      'A demo request. `name` is required unless both `firstName` and `lastName` are supplied; a value ' +
-      'of only white space does not count as supplied. `persona` must belong to `companyType`:\n\n' +
-      personaTableMarkdown(),
-    anyOf: [
-      { required: ['name'], properties: { name: { pattern: VISIBLE } } },
-      {
-        required: ['firstName', 'lastName'],
-        properties: { firstName: { pattern: VISIBLE }, lastName: { pattern: VISIBLE } },
-      },
-    ],
-    allOf: personaRule(COMPANY_TYPES),
-  },
-);
-export type LeadRequest = Static<typeof LeadRequestSchema>;
-
-export const SuggestionRequestSchema = Type.Object(
-  {
-    companyType: StringEnum(SUGGESTION_COMPANY_TYPES, {
-      description: 'Audience category eligible to suggest.',
-    }),
-    persona: StringEnum(SUGGESTION_PERSONAS, {
-      description: 'Role slug belonging to the supplied companyType (table in the operation description).',
-    }),
-    suggestion: Type.String({
-      minLength: 2,
-      maxLength: 1000,
-      pattern: VISIBLE,
-      description:
-        'The protocol-derived document or workflow output requested (2 to 1000 characters, with at least one letter or digit).',
-    }),
-    email: Type.Optional(
-      Type.String({ format: 'email', maxLength: 200, description: 'Work email for follow-up.' }),
-    ),
-    sourcePage: Type.Optional(
-      OneLineString({
-        maxLength: 300,
-        shape: '^/solutions/',
-        description: 'Solution page where the suggestion originated.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    title: 'SuggestionRequest',
-    description:
-      'A document suggestion from a CRO or a research site. `persona` must belong to `companyType`:\n\n' +
-      personaTableMarkdown(SUGGESTION_COMPANY_TYPES),
-    allOf: personaRule(SUGGESTION_COMPANY_TYPES),
-  },
-);
-export type SuggestionRequest = Static<typeof SuggestionRequestSchema>;
+export const LeadRequestSchema = requestSchemaOf(REQUEST_DEMO) as unknown as FormRequestSchema<LeadRequest>;
+export const SuggestionRequestSchema = requestSchemaOf(
+  SUGGEST_DOCUMENT,
+) as unknown as FormRequestSchema<SuggestionRequest>;
 
 export const LEAD_PROVIDERS = ['mailto', 'log', 'crm', 'email-service'] as const;
 export type LeadProvider = (typeof LEAD_PROVIDERS)[number];
@@ -246,6 +106,20 @@ export const SuggestionSuccessSchema = Type.Object(
   },
 );
 export type SuggestionSuccess = Static<typeof SuggestionSuccessSchema>;
+
+/**
+ * A form's answer schema: the seed's own for the seed's forms; for a configured form, the answer
+ * of its delivery route's seed form without the suggestion's `sourcePage`.
+ */
+export function successSchemaOf(form: FormDefinition): TSchema {
+  if (form === REQUEST_DEMO) return LeadSuccessSchema;
+  if (form === SUGGEST_DOCUMENT) return SuggestionSuccessSchema;
+  const like = form.delivery === 'leads' ? LeadSuccessSchema : SuggestionSuccessSchema;
+  return Type.Object(
+    { ok: like.properties.ok, provider: like.properties.provider, delivered: like.properties.delivered },
+    { additionalProperties: false, title: `${form.schemaName}Success`, description: form.successDescription },
+  );
+}
 
 export const ERROR_CODES = [
   'INVALID_JSON',

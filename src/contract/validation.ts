@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { echoed, quoted } from './echo.js';
-import { SINGLE_LINE, VISIBLE } from './schemas.js';
+import { PHONE, SINGLE_LINE, VISIBLE } from './form-definition.js';
 
 /** One failing field, in words a person or an agent can act on. */
 export interface FieldProblem {
@@ -68,6 +68,11 @@ const PATTERN_WORDS: Record<string, { message: string; fix: string }> = {
     message: 'must contain a letter or a digit (not only spaces or invisible characters)',
     fix: 'enter some text',
   },
+  [PHONE]: {
+    message: 'must be a telephone number (digits, spaces and + ( ) . -)',
+    fix: 'write a number such as +44 20 7946 0000',
+  },
+  '^https?://': { message: 'must be a web address', fix: 'start it with https://' },
   [SINGLE_LINE]: {
     message: 'must be one line without control characters (line breaks, tabs, NUL)',
     fix: 'remove the line breaks and control characters',
@@ -101,7 +106,20 @@ function fieldOf(instancePath: string, prefix: string): string {
  * Turns Ajv's errors into one problem per field. Errors that only explain an enclosing `anyOf` /
  * `if` failure are folded into the clearer message of the rule itself.
  */
-function toProblems(errors: ErrorObject[], data: unknown, rootField: string): FieldProblem[] {
+/** The field a dependent-choice rule (`allOf[i]`: if <parent> is <value> then <field> is one of …) looks at. */
+function parentFieldOf(schema: TSchema, schemaPath: string): string {
+  const index = /^#\/allOf\/(\d+)\/then\//.exec(schemaPath)?.[1];
+  const rule = index === undefined ? undefined : (schema.allOf as TSchema[] | undefined)?.[Number(index)];
+  const condition = rule?.if as { properties?: Record<string, unknown> } | undefined;
+  return Object.keys(condition?.properties ?? {})[0] ?? 'companyType';
+}
+
+function toProblems(
+  errors: ErrorObject[],
+  data: unknown,
+  rootField: string,
+  schema: TSchema,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   const add = (problem: FieldProblem) => {
@@ -208,10 +226,11 @@ function toProblems(errors: ErrorObject[], data: unknown, rootField: string): Fi
         const value = valueAt(data, error.instancePath);
         if (inPersonaRule && plainEnumFields.has(error.instancePath)) break;
         if (inPersonaRule) {
-          const companyType = String(valueAt(data, '/companyType'));
+          const parent = parentFieldOf(schema, error.schemaPath);
+          const parentValue = String(valueAt(data, `/${parent}`));
           add({
             field,
-            message: `${quoted(value)} is not a persona of companyType ${quoted(companyType)}`,
+            message: `${quoted(value)} is not a ${field} of ${parent} ${quoted(parentValue)}`,
             fix: `choose one of: ${allowed.join(', ')}`,
           });
         } else {
@@ -304,7 +323,7 @@ export function createValidator<S extends TSchema>(schema: S, rootField = 'body'
     }
     return {
       ok: false,
-      problems: boundProblems(toProblems(compiled.errors ?? [], data, rootField), rootField),
+      problems: boundProblems(toProblems(compiled.errors ?? [], data, rootField, schema), rootField),
     };
   };
   return Object.assign(validate, { schema });

@@ -1,7 +1,7 @@
 import { NLWEB_VERSION, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
 import { oneLine } from './api-reference.js';
 import { document, link, table } from './markdown.js';
-import type { DiscoveryModel } from './model.js';
+import { configuredChoiceTables, hasSeedForms, type DiscoveryModel } from './model.js';
 import {
   approvalRule,
   errorCodeTable,
@@ -151,10 +151,18 @@ export function apiMarkdown(model: DiscoveryModel): string {
       ]),
     ),
     ...reference.operations.map((op) => operationMarkdown(model, op, 3)),
-    '## Which persona belongs to which companyType',
-    `Demo requests (all audiences):\n\n${personaTableMarkdown()}\n\nDocument suggestions (${SUGGESTION_COMPANY_TYPES.join(
-      ', ',
-    )} only):\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}`,
+    ...(hasSeedForms(model)
+      ? [
+          '## Which persona belongs to which companyType',
+          `Demo requests (all audiences):\n\n${personaTableMarkdown()}\n\nDocument suggestions (${SUGGESTION_COMPANY_TYPES.join(
+            ', ',
+          )} only):\n\n${personaTableMarkdown(SUGGESTION_COMPANY_TYPES)}`,
+        ]
+      : []),
+    ...configuredChoiceTables(model).flatMap((choices) => [
+      `## ${choices.heading}`,
+      `${choices.intro}\n\n${choices.table}`,
+    ]),
     '## Errors',
     'The `/api` operations answer errors with the `Error` shape (`ok` false, `error`, `code`, `message`, ' +
       '`resolution`). /ask answers its errors with an NLWeb response whose first text item says what to fix.',

@@ -5,7 +5,7 @@ import { encodePagePath } from '../content/index.js';
 import { oneLine, type FieldRow, type OperationDoc } from './api-reference.js';
 import { treeOrder } from './llms.js';
 import { json } from './markdown.js';
-import type { DiscoveryModel, HtmlPageParts } from './model.js';
+import { configuredChoiceTables, hasSeedForms, type DiscoveryModel, type HtmlPageParts } from './model.js';
 import { approvalRule, ERROR_CODE_GUIDE, exampleAnswer, exampleRequest } from './operations.js';
 import { COMPANION_DOCUMENTS, discoveryLinkTags, DISCOVERY_PATHS } from './paths.js';
 import { escapeHtml } from '../text/index.js';
@@ -147,11 +147,20 @@ export function developersPage(model: DiscoveryModel): HtmlPageParts {
       'Operations',
     ),
     ...reference.operations.map((op) => operationHtml(model, op)),
-    '<h2 id="personas">Which persona belongs to which companyType</h2>',
-    '<p>Demo requests:</p>',
-    block(personaTableMarkdown()),
-    '<p>Document suggestions:</p>',
-    block(personaTableMarkdown(SUGGESTION_COMPANY_TYPES)),
+    ...(hasSeedForms(model)
+      ? [
+          '<h2 id="personas">Which persona belongs to which companyType</h2>',
+          '<p>Demo requests:</p>',
+          block(personaTableMarkdown()),
+          '<p>Document suggestions:</p>',
+          block(personaTableMarkdown(SUGGESTION_COMPANY_TYPES)),
+        ]
+      : []),
+    ...configuredChoiceTables(model).flatMap((choices) => [
+      `<h2>${escapeHtml(choices.heading)}</h2>`,
+      `<p>${escapeHtml(choices.intro)}</p>`,
+      block(choices.table),
+    ]),
     '<h2 id="errors">Errors</h2>',
     '<p>The <code>/api</code> operations answer errors with the <code>Error</code> shape; /ask answers with an NLWeb response whose text item says what to fix.</p>',
     htmlTable(

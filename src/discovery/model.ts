@@ -1,4 +1,13 @@
-import { buildOpenApiDocument, type NlWebResponse } from '../contract/index.js';
+import {
+  buildOpenApiDocument,
+  DEFAULT_FORMS,
+  dependencyTableMarkdown,
+  dependentFields,
+  REQUEST_DEMO,
+  SUGGEST_DOCUMENT,
+  type FormDefinition,
+  type NlWebResponse,
+} from '../contract/index.js';
 import { absoluteUrl, type Page, type Site } from '../content/index.js';
 import { readApiReference, type ApiReference, type OpenApiDocument } from './api-reference.js';
 import { SITE_OWN_PATHS } from './paths.js';
@@ -40,6 +49,8 @@ export interface DiscoveryInput {
   servesPages?: boolean;
   /** `config.corsOrigins`, published in the contract. */
   corsOrigins?: readonly string[];
+  /** The site's forms (default: the seed's two), published as operations. */
+  forms?: readonly FormDefinition[];
 }
 
 export interface AskExample {
@@ -70,6 +81,7 @@ export function buildModel(input: DiscoveryInput): DiscoveryModel {
     bodyLimitBytes: input.bodyLimitBytes,
     siteName,
     ...(input.corsOrigins ? { corsOrigins: input.corsOrigins } : {}),
+    ...(input.forms ? { forms: input.forms } : {}),
     ...(input.site.info.contactEmail ? { contactEmail: input.site.info.contactEmail } : {}),
   }) as unknown as OpenApiDocument;
   const query = exampleQuery(input.site, siteName);
@@ -83,6 +95,27 @@ export function buildModel(input: DiscoveryInput): DiscoveryModel {
     at: (path: string) => absoluteUrl(input.publicBaseUrl, path),
     serves: (path: string) => input.servesPages !== false || !SITE_OWN_PATHS.has(path),
   };
+}
+
+/** Whether the site has the seed's forms, whose persona tables the documents print in their own words. */
+export function hasSeedForms(model: Pick<DiscoveryInput, 'forms'>): boolean {
+  const forms = model.forms ?? DEFAULT_FORMS;
+  return forms.includes(REQUEST_DEMO) && forms.includes(SUGGEST_DOCUMENT);
+}
+
+/** The dependent choices of the site's configured forms: a heading and a Markdown table each. */
+export function configuredChoiceTables(
+  model: Pick<DiscoveryInput, 'forms'>,
+): { heading: string; intro: string; table: string }[] {
+  return (model.forms ?? DEFAULT_FORMS)
+    .filter((form) => !DEFAULT_FORMS.includes(form))
+    .flatMap((form) =>
+      dependentFields(form).map(({ field, parent }) => ({
+        heading: `Which ${field.name} belongs to which ${parent.name}`,
+        intro: `${form.summary} (\`${form.id}\`):`,
+        table: dependencyTableMarkdown(field, parent),
+      })),
+    );
 }
 
 /**

@@ -3,7 +3,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { MAX_QUERY_LENGTH, personaTableMarkdown, SUGGESTION_COMPANY_TYPES } from '../contract/index.js';
 import { oneLine } from './api-reference.js';
 import { codeBlock, document, json, table } from './markdown.js';
-import type { DiscoveryModel } from './model.js';
+import { configuredChoiceTables, hasSeedForms, type DiscoveryModel } from './model.js';
 import { approvalRule, errorCodeTable, exampleRequest, operationMarkdown } from './operations.js';
 import { DISCOVERY_PATHS, SKILL_NAME, skillPath } from './paths.js';
 
@@ -12,10 +12,21 @@ export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2
 /** Agent Skills limit the description to 1024 characters. */
 const DESCRIPTION_LIMIT = 1024;
 
+/** "request a demo or suggest a document through its two POST operations", from the site's forms. */
+function formsPhrase(model: DiscoveryModel): string {
+  if (hasSeedForms(model) && (model.forms ?? []).length <= 2)
+    return 'request a demo or suggest a document through its two POST operations';
+  const summaries = (model.forms ?? []).map(
+    (form) => form.summary.charAt(0).toLowerCase() + form.summary.slice(1),
+  );
+  const count = summaries.length === 1 ? 'its POST operation' : `its ${summaries.length} POST operations`;
+  return `${summaries.join(' or ')} through ${count}`;
+}
+
 export function skillDescription(model: DiscoveryModel): string {
   const text =
     `Search the public pages and documentation of ${model.siteName} (${model.publicBaseUrl}) through its ` +
-    'read-only NLWeb /ask endpoint, and request a demo or suggest a document through its two POST operations ' +
+    `read-only NLWeb /ask endpoint, and ${formsPhrase(model)} ` +
     'only after the user explicitly approves the exact data. Use when a user asks about ' +
     `${model.siteName}, its products or documentation, or wants to contact it.`;
   return text.length <= DESCRIPTION_LIMIT ? text : `${text.slice(0, DESCRIPTION_LIMIT - 1)}…`;
@@ -90,11 +101,17 @@ export function skillMarkdown(model: DiscoveryModel): string {
       : null,
     suggestion ? operationMarkdown(model, suggestion, 3) : null,
     ...others.map((op) => operationMarkdown(model, op, 2)),
-    '## Which persona belongs to which companyType',
-    `Demo requests:\n\n${personaTableMarkdown()}\n\nDocument suggestions:\n\n${personaTableMarkdown(
-      SUGGESTION_COMPANY_TYPES,
-    )}\n\nIf the user’s role is not listed, leave \`persona\` out of a demo request (it is optional there) ` +
-      'rather than picking one for them.',
+    hasSeedForms(model) ? '## Which persona belongs to which companyType' : null,
+    hasSeedForms(model)
+      ? `Demo requests:\n\n${personaTableMarkdown()}\n\nDocument suggestions:\n\n${personaTableMarkdown(
+          SUGGESTION_COMPANY_TYPES,
+        )}\n\nIf the user’s role is not listed, leave \`persona\` out of a demo request (it is optional there) ` +
+        'rather than picking one for them.'
+      : null,
+    ...configuredChoiceTables(model).flatMap((choices) => [
+      `## ${choices.heading}`,
+      `${choices.intro}\n\n${choices.table}`,
+    ]),
     '## Handling errors',
     errorCodeTable(),
     'Every error body has this shape:',

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Site } from '../content/index.js';
+import type { FormDefinition } from '../contract/index.js';
 import type { InsightRecorder } from '../insight/index.js';
 import type { RateLimits } from '../limits/index.js';
 import type { Metrics } from '../metrics/index.js';
@@ -21,6 +22,8 @@ export interface AppContext {
   readonly site: Site;
   readonly ask: AskService;
   submissions: SubmissionService;
+  /** The site's forms (`forms:` in _site.yaml, read at start-up), or the seed's two. */
+  readonly forms: readonly FormDefinition[];
   /** Counts searches and discovery-document reads for the site owner; absent when INSIGHT=off. */
   insight?: InsightRecorder;
   metrics: Metrics;

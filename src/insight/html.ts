@@ -21,7 +21,7 @@ export interface InsightHtmlOptions {
 /** The public form a zero-result search is turned into a document suggestion with. */
 export const SUGGESTION_FORM_PATH = '/forms/document-suggestion';
 /** The contract's bound on a suggestion's text. */
-const SUGGESTION_MAX_LENGTH = SuggestionRequestSchema.properties.suggestion.maxLength ?? 1000;
+const SUGGESTION_MAX_LENGTH = SuggestionRequestSchema.properties.suggestion?.maxLength ?? 1000;
 
 const CLASS_LABELS: Record<ClientClass, string> = {
   browser: 'People (browsers)',

@@ -3,12 +3,13 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
-import { watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
+import { readFormsFile, watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
 import { createAskService } from '../nlweb/index.js';
 import { createSubmissionService, type SubmissionServiceOptions } from '../submissions/index.js';
+import type { FormDefinition } from '../contract/index.js';
 import { buildApp, LiveContent, type AppContext, type ContentGeneration } from '../http/index.js';
 import { loadContent, roundTimings, type LoadedContent } from './content-load.js';
 import { goingLiveWarnings } from './going-live.js';
@@ -57,6 +58,17 @@ export function createLogger(
   );
 }
 
+/** A page asking for a form the site does not have shows none: said once, at start-up, with its file. */
+function warnOfUnknownForms(logger: Logger, site: Site, forms: readonly FormDefinition[]): void {
+  const keys = new Set(forms.map((form) => form.key));
+  for (const page of site.pages)
+    if (page.form !== null && !keys.has(page.form))
+      logger.warn(
+        { file: page.sourcePath, form: page.form },
+        `front matter \`form: ${page.form}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
+      );
+}
+
 export interface AppContextOptions {
   /** An already loaded site (tests share one); by default the configured content folder is loaded. */
   site?: Site;
@@ -93,11 +105,14 @@ async function createLiveAppContext(
 ): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
   let initial: ContentGeneration;
   let loaded: LoadedContent | null = null;
+  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
+  const forms = readFormsFile(config.contentDir);
   if (options.site !== undefined) {
     initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
   } else {
     loaded = (await loadContent(config, logger))!;
     logContentProblems(logger, loaded.problems);
+    warnOfUnknownForms(logger, loaded.generation.site, forms);
     initial = loaded.generation;
   }
   const content = new LiveContent(initial);
@@ -106,6 +121,7 @@ async function createLiveAppContext(
   const submissions = await createSubmissionService(config, logger, {
     metrics,
     deliveryGate: limits.deliveries,
+    forms,
     ...options.submissions,
   });
   // Counts of the ask service serving now (a reload starts them again, as a restart would).
@@ -133,6 +149,7 @@ async function createLiveAppContext(
     config,
     logger,
     submissions,
+    forms,
     metrics,
     limits,
     ...(insight ? { insight } : {}),

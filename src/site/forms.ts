@@ -1,4 +1,3 @@
-import type { TObject } from '@sinclair/typebox';
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,
@@ -14,6 +13,12 @@ import {
   type CompanyType,
   type FieldProblem,
   type LeadPersona,
+  requestSchemaOf,
+  REQUEST_DEMO,
+  SUGGEST_DOCUMENT,
+  type FieldDefinition,
+  type FormDefinition,
+  type RequestSchema,
 } from '../contract/index.js';
 import { encodePagePath } from '../content/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
@@ -31,7 +36,9 @@ import { escapeHtml } from '../text/index.js';
  * `/api/leads` and its schemas (`LeadRequest`, `LeadSuccess`).
  */
 
-export type FormKind = 'demo' | 'suggestion';
+/** The seed forms' keys; a configured form's key is its own word (front matter `form: quote`). */
+export type SeedFormKind = 'demo' | 'suggestion';
+export type FormKind = string;
 
 /** What a re-rendered form shows: the values sent and the problems found with them. */
 export interface FormState {
@@ -49,8 +56,8 @@ interface FieldSpec {
    * you like generated…?"): "Document type: must be at least 2 characters." Default: the label.
    */
   shortName?: string;
-  control: 'input' | 'textarea' | 'company-type' | 'persona';
-  type?: 'text' | 'email';
+  control: 'input' | 'textarea' | 'company-type' | 'persona' | 'select' | 'checkbox';
+  type?: 'text' | 'email' | 'tel' | 'url';
   autocomplete?: string;
   required: boolean;
   wide?: boolean;
@@ -139,13 +146,15 @@ const SUGGESTION_FIELDS: readonly FieldSpec[] = [
 /** Everything that differs between the forms; the code around them reads these, never the kind. */
 export interface FormDescriptor {
   kind: FormKind;
+  /** The form's description as data (the seed's, or a configured one). */
+  definition: FormDefinition;
   /** The no-JavaScript post's address; `${action}/sent` is its confirmation page. */
   action: string;
   /** The API operation forms.js posts to. */
   apiPath: string;
   /** Element id of the section holding the form; the no-JS post returns to it. */
   anchor: string;
-  schema: TObject;
+  schema: RequestSchema;
   fields: readonly FieldSpec[];
   companyTypes: readonly CompanyType[];
   /**
@@ -185,9 +194,10 @@ export interface FormDescriptor {
   };
 }
 
-export const FORMS: Readonly<Record<FormKind, FormDescriptor>> = {
+export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
   demo: {
     kind: 'demo',
+    definition: REQUEST_DEMO,
     action: '/forms/demo-request',
     apiPath: SUBMISSION_PATHS.lead,
     anchor: 'demo-form',
@@ -221,6 +231,7 @@ export const FORMS: Readonly<Record<FormKind, FormDescriptor>> = {
   },
   suggestion: {
     kind: 'suggestion',
+    definition: SUGGEST_DOCUMENT,
     action: '/forms/document-suggestion',
     apiPath: SUBMISSION_PATHS.suggestion,
     anchor: 'suggestion-form',
@@ -249,6 +260,81 @@ export const FORMS: Readonly<Record<FormKind, FormDescriptor>> = {
   },
 };
 
+/** A configured form's field as the HTML form shows it. */
+function fieldSpecOf(field: FieldDefinition): FieldSpec {
+  const control: FieldSpec['control'] =
+    field.type === 'textarea'
+      ? 'textarea'
+      : field.type === 'select'
+        ? 'select'
+        : field.type === 'checkbox'
+          ? 'checkbox'
+          : 'input';
+  const type =
+    field.type === 'email' || field.type === 'tel' || field.type === 'url' ? field.type : undefined;
+  return {
+    name: field.name,
+    label: field.label,
+    ...(field.shortName ? { shortName: field.shortName } : {}),
+    control,
+    ...(type ? { type } : {}),
+    ...(field.autocomplete ? { autocomplete: field.autocomplete } : {}),
+    required: field.requiredOnPage ?? field.required,
+    ...(field.wide ? { wide: true } : {}),
+    ...(field.help ? { hint: field.help } : {}),
+  };
+}
+
+/** The HTML form of a configured form (`forms:` in _site.yaml): its fields, words and addresses. */
+export function descriptorOf(definition: FormDefinition): FormDescriptor {
+  const { words } = definition;
+  return {
+    kind: definition.key,
+    definition,
+    action: definition.action,
+    apiPath: definition.path,
+    anchor: `${definition.key}-form`,
+    schema: requestSchemaOf(definition),
+    fields: definition.fields.filter((field) => field.onPage).map(fieldSpecOf),
+    companyTypes: [],
+    followsAudience: false,
+    nameRule: null,
+    pageKind: null,
+    placement: 'after',
+    prefillField: null,
+    builtInPage: null,
+    texts: {
+      heading: escapeHtml(words.heading),
+      intro: escapeHtml(words.intro),
+      button: escapeHtml(words.button),
+      note: escapeHtml(words.note),
+      noun: words.noun,
+      thanksHeading: escapeHtml(words.thanksHeading),
+      thanksText: escapeHtml(words.thanksText),
+      confirmationTitle: words.thanksHeading,
+      confirmationDescription: words.thanksText,
+      standaloneTitle: words.heading,
+      standaloneDescription: () => words.intro || words.heading,
+    },
+  };
+}
+
+/** The site's forms by key: the seed's own descriptors for the seed's definitions. */
+export type FormCatalog = ReadonlyMap<FormKind, FormDescriptor>;
+
+export function formCatalog(definitions: readonly FormDefinition[]): FormCatalog {
+  const seed = Object.values(FORMS);
+  return new Map(
+    definitions.map((definition) => {
+      const descriptor = seed.find((form) => form.definition === definition) ?? descriptorOf(definition);
+      return [descriptor.kind, descriptor];
+    }),
+  );
+}
+
+/** The seed's forms: the catalog of a site whose configuration declares none. */
+export const DEFAULT_FORM_CATALOG: FormCatalog = formCatalog([REQUEST_DEMO, SUGGEST_DOCUMENT]);
+
 /** Field bounds as the contract schema states them. */
 function boundsOf(form: FormDescriptor, field: string): { maxLength?: number; minLength?: number } {
   const schema = form.schema.properties[field];
@@ -268,7 +354,7 @@ export function companyTypeForPage(path: string): CompanyType | null {
 
 /** What messages call a contract field: its short name, else the label a visitor sees. */
 export function fieldLabel(form: FormDescriptor, field: string): string | null {
-  if (field === 'name') return 'Name';
+  if (field === 'name' && form.nameRule) return 'Name';
   const spec = form.fields.find((candidate) => candidate.name === field);
   return spec ? (spec.shortName ?? spec.label) : null;
 }
@@ -303,7 +389,7 @@ export function describeProblemForVisitor(
   problem: FieldProblem,
   values: Readonly<Record<string, string>>,
 ): string {
-  if (problem.field === 'name') return 'Enter your first and last name.';
+  if (problem.field === 'name' && form.nameRule) return 'Enter your first and last name.';
   if (problem.field === 'persona' && problem.message.includes('is not a persona of companyType')) {
     const companyType = values.companyType as CompanyType | undefined;
     const label = companyType ? COMPANY_TYPE_LABELS[companyType] : undefined;
@@ -352,6 +438,52 @@ function renderPersonaSelect(
   return `<select id="${id}" name="persona"${attrs} data-persona-select><option value="">Choose…</option>${groups.join('')}</select>`;
 }
 
+/**
+ * A configured select. A field others depend on and a dependent one carry the data attributes the
+ * seed's organization type and persona selects carry, so forms.js narrows the choices the same way.
+ */
+function renderSelect(
+  form: FormDescriptor,
+  spec: FieldSpec,
+  id: string,
+  state: FormState,
+  attrs: string,
+): string {
+  const field = form.definition.fields.find((candidate) => candidate.name === spec.name)!;
+  const value = state.values[spec.name] ?? '';
+  const option = (choice: { value: string; label: string }, selected: boolean) =>
+    `<option value="${escapeHtml(choice.value)}"${selected ? ' selected' : ''}>${escapeHtml(choice.label)}</option>`;
+  const isParent = form.definition.fields.some((other) => other.dependsOn?.field === field.name);
+  let options: string;
+  let marker = isParent ? ' data-company-type-select' : '';
+  if (field.dependsOn) {
+    marker = ' data-persona-select';
+    const parent = form.definition.fields.find((candidate) => candidate.name === field.dependsOn!.field);
+    const parentValue = state.values[field.dependsOn.field] ?? '';
+    const labels = new Map((field.choices ?? []).map((choice) => [choice.value, choice.label]));
+    const groups = Object.entries(field.dependsOn.choices);
+    // A value listed under two groups is selected once: in the chosen group if any.
+    const selectedGroup =
+      groups.find(([group, values]) => group === parentValue && values.includes(value))?.[0] ??
+      groups.find(([, values]) => values.includes(value))?.[0];
+    options = groups
+      .map(([group, values]) => {
+        const groupLabel = parent?.choices?.find((choice) => choice.value === group)?.label ?? group;
+        const inner = values
+          .map((choiceValue) =>
+            option(
+              { value: choiceValue, label: labels.get(choiceValue) ?? choiceValue },
+              group === selectedGroup && choiceValue === value,
+            ),
+          )
+          .join('');
+        return `<optgroup label="${escapeHtml(groupLabel)}" data-company-type="${escapeHtml(group)}">${inner}</optgroup>`;
+      })
+      .join('');
+  } else options = (field.choices ?? []).map((choice) => option(choice, choice.value === value)).join('');
+  return `<select id="${id}" name="${spec.name}"${attrs}${marker}><option value="">Choose…</option>${options}</select>`;
+}
+
 function renderField(
   form: FormDescriptor,
   spec: FieldSpec,
@@ -386,6 +518,12 @@ function renderField(
       break;
     case 'persona':
       control = renderPersonaSelect(form, id, value, state.values.companyType ?? '', attrs);
+      break;
+    case 'select':
+      control = renderSelect(form, spec, id, state, attrs);
+      break;
+    case 'checkbox':
+      control = `<input id="${id}" name="${spec.name}" type="checkbox" value="yes"${attrs}${value === 'yes' ? ' checked' : ''}>`;
       break;
   }
   const optional = spec.required ? '' : ' <span class="optional">(optional)</span>';
@@ -500,8 +638,8 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
  * fields, messages and confirmation as the site's own, sent by script only. `pagePath` is the path
  * of the page it sits on, recorded as `sourcePage` when the contract allows that path.
  */
-export function renderEmbeddedForm(kind: FormKind, pagePath: string, salesEmail: string): string {
-  return renderForm(FORMS[kind], { pagePath, salesEmail, noScriptPost: false });
+export function renderEmbeddedForm(form: FormDescriptor, pagePath: string, salesEmail: string): string {
+  return renderForm(form, { pagePath, salesEmail, noScriptPost: false });
 }
 
 /** The section around a form, with the anchor the no-JS post returns to. */

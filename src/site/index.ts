@@ -27,7 +27,17 @@ export {
   brandAssetUrl,
   brandFileUrl,
 } from './brand.js';
-export { FORMS, renderEmbeddedForm, type FormDescriptor, type FormKind, type FormState } from './forms.js';
+export {
+  DEFAULT_FORM_CATALOG,
+  descriptorOf,
+  formCatalog,
+  FORMS,
+  renderEmbeddedForm,
+  type FormCatalog,
+  type FormDescriptor,
+  type FormKind,
+  type FormState,
+} from './forms.js';
 export {
   renderConfirmationPage,
   renderContentPage,
@@ -37,6 +47,7 @@ export {
   type ClosestPage,
   renderSearchPage,
   renderFormFallbackPage,
+  formsOf,
   type SiteView,
 } from './pages.js';
 export {

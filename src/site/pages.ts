@@ -1,7 +1,8 @@
 import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.js';
 import type { ErrorBody } from '../contract/index.js';
 import {
-  FORMS,
+  DEFAULT_FORM_CATALOG,
+  type FormCatalog,
   renderConfirmation,
   renderFormSection,
   type FormDescriptor,
@@ -16,6 +17,13 @@ import { escapeHtml } from '../text/index.js';
 export interface SiteView {
   site: Site;
   publicBaseUrl: string;
+  /** The site's forms by key (default: the seed's two). */
+  forms?: FormCatalog;
+}
+
+/** The forms a page may carry: the site's configured ones, else the seed's. */
+export function formsOf(view: Pick<SiteView, 'forms'>): FormCatalog {
+  return view.forms ?? DEFAULT_FORM_CATALOG;
 }
 
 /** A form placed on the page being rendered, with the state of a failed no-JS submission. */
@@ -39,9 +47,9 @@ function isDocumentation(url: string): boolean {
   return url === '/docs' || url === '/docs/' || url.startsWith('/docs/');
 }
 
-function kindOf(page: Page, hasChildren: boolean): PageKind {
+function kindOf(view: SiteView, page: Page, hasChildren: boolean): PageKind {
   if (isDocumentation(page.url)) return 'TechArticle';
-  const formPageKind = page.form ? FORMS[page.form].pageKind : null;
+  const formPageKind = page.form ? (formsOf(view).get(page.form)?.pageKind ?? null) : null;
   if (formPageKind) return formPageKind;
   if (page.url !== '/' && page.url.endsWith('/') && hasChildren) return 'CollectionPage';
   return 'WebPage';
@@ -68,9 +76,11 @@ function formSection(view: SiteView, page: Pick<Page, 'url'>, form: PageForm): s
 }
 
 /** The page's form as the content asks for it (front matter `form`), with a submission's state. */
-function formOf(page: Page, state?: FormState): PageForm | null {
+function formOf(view: SiteView, page: Page, state?: FormState): PageForm | null {
   if (!page.form) return null;
-  const form = FORMS[page.form];
+  // A key naming none of the site's forms shows no form (`frontdoor check` names the page).
+  const form = formsOf(view).get(page.form);
+  if (!form) return null;
   return state ? { form, state } : { form };
 }
 
@@ -130,7 +140,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
     lang: page.lang,
     bare: true,
     bodyHtml: hero + cards + body + closing,
-    kind: kindOf(page, false),
+    kind: kindOf(view, page, false),
     markdownPath: markdownPathOf(page.url),
     datePublished: page.date,
     dateModified: page.lastModified,
@@ -143,7 +153,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
  * indexes and pages with a folder of sub-pages), and the form the front matter names.
  */
 export function renderContentPage(view: SiteView, page: Page, formState?: FormState): string {
-  const form = formOf(page, formState);
+  const form = formOf(view, page, formState);
   if (page.url === '/') return renderHome(view, page, form);
   const children = childrenOf(view.site, page);
   const listing =
@@ -176,7 +186,7 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
           sideHtml: side,
           headerHtml: form && (side || form.form.placement === 'after') ? jumpToForm(form.form) : '',
         }),
-    kind: kindOf(page, children.length > 0),
+    kind: kindOf(view, page, children.length > 0),
     headings: page.headings,
     markdownPath: markdownPathOf(page.url),
     datePublished: page.date,

@@ -1,8 +1,8 @@
 import { LruCache } from '../cache/index.js';
 import { CodedVariants, COMPRESSION_MIN_BYTES, type ContentCoding } from '../compression/index.js';
 import { markdownOf, type Page, type Site } from '../content/index.js';
-import { FORMS } from './forms.js';
-import { renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
+import { FORMS, type FormCatalog } from './forms.js';
+import { formsOf, renderContentPage, renderFormFallbackPage, type SiteView } from './pages.js';
 import { DEFAULT_DEMO_PATH, demoPathOf, markdownPathOf } from './paths.js';
 import { strongEtag } from '../http-primitives/index.js';
 
@@ -66,6 +66,8 @@ export interface RenderSiteOptions {
   keptBytes?: number;
   /** The codings a kept representation is compressed in once, when it is kept (default none). */
   codings?: readonly ContentCoding[];
+  /** The site's forms (default: the seed's). */
+  forms?: FormCatalog;
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
@@ -137,7 +139,7 @@ class LazyPage implements RenderedPage {
     return this.kept.of(`html ${this.path}`, HTML_TYPE, () =>
       this.page
         ? renderContentPage(this.view, this.page)
-        : renderFormFallbackPage(this.view, FORMS.demo, this.path),
+        : renderFormFallbackPage(this.view, formsOf(this.view).get(FORMS.demo.kind) ?? FORMS.demo, this.path),
     );
   }
 
@@ -155,9 +157,9 @@ class LazyPage implements RenderedPage {
 export function renderSite(
   site: Site,
   publicBaseUrl: string,
-  { keptBytes = RENDERED_BYTES_KEPT, codings = [] }: RenderSiteOptions = {},
+  { keptBytes = RENDERED_BYTES_KEPT, codings = [], forms }: RenderSiteOptions = {},
 ): RenderedSite {
-  const view: SiteView = { site, publicBaseUrl };
+  const view: SiteView = { site, publicBaseUrl, ...(forms ? { forms } : {}) };
   const kept = new KeptRepresentations(keptBytes, codings);
   const byPath = new Map<string, RenderedPage>();
   const byMarkdownPath = new Map<string, RenderedPage>();
@@ -168,7 +170,12 @@ export function renderSite(
     // A real page at the twin's path keeps its own URL.
     if (!site.byUrl.has(markdownPath)) byMarkdownPath.set(markdownPath, rendered);
   }
-  if (demoPathOf(site) === DEFAULT_DEMO_PATH && !byPath.has(DEFAULT_DEMO_PATH))
+  // The built-in demo page exists only on a site that has the seed's demo form.
+  if (
+    formsOf(view).has(FORMS.demo.kind) &&
+    demoPathOf(site) === DEFAULT_DEMO_PATH &&
+    !byPath.has(DEFAULT_DEMO_PATH)
+  )
     byPath.set(DEFAULT_DEMO_PATH, new LazyPage(view, kept, null, DEFAULT_DEMO_PATH, null));
   return {
     publicBaseUrl,

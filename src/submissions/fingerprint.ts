@@ -11,7 +11,7 @@ export function canonicalJson(fields: SubmissionFields): string {
 }
 
 /** Hash of the validated body: what an Idempotency-Key is bound to. */
-export function requestHash(kind: SubmissionKind, fields: SubmissionFields): string {
+export function requestHash(kind: SubmissionKind | string, fields: SubmissionFields): string {
   return sha256(`${kind}\n${canonicalJson(fields)}`);
 }
 
@@ -19,7 +19,7 @@ export function requestHash(kind: SubmissionKind, fields: SubmissionFields): str
  * Endpoint + normalised e-mail + hash of the other fields with white space collapsed, so the
  * same person sending the same text twice is recognised even when the address differs in case.
  */
-export function contentFingerprint(kind: SubmissionKind, fields: SubmissionFields): string {
+export function contentFingerprint(kind: SubmissionKind | string, fields: SubmissionFields): string {
   const email = (fields.email ?? '').trim().toLowerCase();
   const rest: SubmissionFields = {};
   for (const [key, value] of Object.entries(fields))

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import {
+  DEFAULT_FORMS,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
+  type FormDefinition,
+  type FormRequest,
   type LeadRequest,
   type LeadSuccess,
   type SuggestionRequest,
@@ -56,6 +59,15 @@ export interface SubmissionService {
    */
   acceptLead(request: LeadRequest, meta: SubmissionMeta): Promise<LeadSuccess>;
   acceptSuggestion(request: SuggestionRequest, meta: SubmissionMeta): Promise<SuggestionSuccess>;
+  /**
+   * A configured form's submission (`forms:` in _site.yaml): stored under its delivery route's
+   * kind with the form's id, delivered like the seed forms. Same durability: resolves after the commit.
+   */
+  acceptForm(
+    form: FormDefinition,
+    request: FormRequest,
+    meta: SubmissionMeta,
+  ): Promise<{ ok: true; provider: AnswerProvider; delivered: boolean }>;
   /** Starts the background delivery worker (due rows, including those left by a crash, are picked up at once). */
   start(): void;
   /** Runs one worker poll now; returns how many deliveries were attempted. */
@@ -76,6 +88,8 @@ export interface SubmissionServiceOptions {
   metrics?: DeliveryMetrics;
   /** The global delivery cap (the server's rate limits). */
   deliveryGate?: DeliveryGate | null;
+  /** The site's forms (default: the seed's), for the words and labels of e-mails and webhooks. */
+  forms?: readonly FormDefinition[];
 }
 
 /** How often the retention sweep runs (it also runs at start). */
@@ -135,7 +149,14 @@ export async function createSubmissionService(
         if (applied.length > 0) logger.info({ migrations: applied }, 'database schema migrated');
       },
     }));
-  const providers: Map<DeliveringProvider, DeliveryProvider> = createProviders(config, logger, now);
+  const configuredForms = new Map(
+    (options.forms ?? DEFAULT_FORMS)
+      .filter((form) => !DEFAULT_FORMS.includes(form))
+      .map((form) => [form.id, form]),
+  );
+  const formOf = (submission: SubmissionRecord) =>
+    submission.form === null ? undefined : configuredForms.get(submission.form);
+  const providers: Map<DeliveringProvider, DeliveryProvider> = createProviders(config, logger, now, formOf);
   const engine = new DeliveryEngine({
     config: config.delivery,
     store,
@@ -160,7 +181,10 @@ export async function createSubmissionService(
     kind: SubmissionKind,
     fields: SubmissionFields,
     meta: SubmissionMeta,
+    form: string | null = null,
   ): Promise<{ record: SubmissionRecord; delivered: boolean }> => {
+    // A configured form's submissions are told apart from another form's of the same kind.
+    const scope = form === null ? kind : `${kind}:${form}`;
     const receivedAtMs = now();
     const route = routeOf(kind);
     const leaseToken = randomUUID();
@@ -176,9 +200,10 @@ export async function createSubmissionService(
         clientIp: meta.clientIp,
         userAgent: meta.userAgent ?? null,
         idempotencyKey: meta.idempotencyKey ?? null,
-        fingerprint: contentFingerprint(kind, fields),
-        requestHash: requestHash(kind, fields),
+        fingerprint: contentFingerprint(scope, fields),
+        requestHash: requestHash(scope, fields),
         quarantineReason,
+        form,
         outbox: route.delivering
           ? { provider: route.delivering, leaseToken, leaseUntilMs: receivedAtMs + engine.leaseMs }
           : null,
@@ -274,6 +299,12 @@ export async function createSubmissionService(
         delivered,
         sourcePage: record.fields.sourcePage ?? fields.sourcePage,
       };
+    },
+    acceptForm: async (form, request, meta) => {
+      const kind: SubmissionKind = form.delivery === 'leads' ? 'lead' : 'suggestion';
+      const names = form.fields.map((field) => field.name);
+      const { record, delivered } = await accept(kind, pick(request, names), meta, form.id);
+      return { ok: true, provider: record.provider, delivered };
     },
     start: () => {
       engine.start();

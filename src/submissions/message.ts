@@ -1,4 +1,5 @@
 import { escapeHtml } from '../text/index.js';
+import { reportLabelOf, type FormDefinition } from '../contract/index.js';
 import { headerText, multiLine, singleLine } from './safe-text.js';
 import type { SubmissionKind, SubmissionRecord } from './types.js';
 
@@ -41,12 +42,18 @@ export { singleLine };
  * The fields in e-mail order, made safe to show: a line break in a name or company cannot start a
  * forged `Bcc:` line, and bidi controls cannot reorder what the reader sees.
  */
-export function labelledFields(submission: SubmissionRecord): [string, string][] {
-  return FIELD_LABELS[submission.kind]
+export function labelledFields(submission: SubmissionRecord, form?: FormDefinition): [string, string][] {
+  const labels: [string, string][] = form
+    ? form.fields.map((field) => [field.name, reportLabelOf(field)])
+    : FIELD_LABELS[submission.kind];
+  const multiLineFields = form
+    ? new Set(form.fields.filter((field) => field.type === 'textarea').map((field) => field.name))
+    : MULTI_LINE_FIELDS;
+  return labels
     .filter(([key]) => submission.fields[key] !== undefined)
     .map(([key, label]) => {
       const value = submission.fields[key]!;
-      return [label, MULTI_LINE_FIELDS.has(key) ? multiLine(value) : singleLine(value)];
+      return [label, multiLineFields.has(key) ? multiLine(value) : singleLine(value)];
     });
 }
 
@@ -63,7 +70,14 @@ export function replyToName(submission: SubmissionRecord): string {
 }
 
 /** The Subject: made of submitted text, so made safe by `headerText` as a whole. */
-export function emailSubject(submission: SubmissionRecord): string {
+export function emailSubject(submission: SubmissionRecord, form?: FormDefinition): string {
+  if (form) {
+    // The field the form fills with the person's name (autocomplete "name"), else the seed's name fields.
+    const nameField = form.fields.find((field) => field.autocomplete === 'name')?.name;
+    const named = nameField ? singleLine(submission.fields[nameField] ?? '') : '';
+    const who = named || contactName(submission) || singleLine(submission.fields.email ?? '');
+    return headerText(who ? `${form.words.heading}: ${who}` : form.words.heading);
+  }
   if (submission.kind === 'lead') {
     const company = submission.fields.company ? ` (${submission.fields.company})` : '';
     return headerText(`Demo request: ${contactName(submission)}${company}`);
@@ -73,9 +87,15 @@ export function emailSubject(submission: SubmissionRecord): string {
   );
 }
 
-export function emailText(submission: SubmissionRecord): string {
-  const title = submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
-  const lines = labelledFields(submission).map(([label, value]) =>
+/** The e-mail's title: the configured form's words, else the seed form's of its kind. */
+function titleOf(submission: SubmissionRecord, form?: FormDefinition): string {
+  if (form) return form.words.emailTitle;
+  return submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
+}
+
+export function emailText(submission: SubmissionRecord, form?: FormDefinition): string {
+  const title = titleOf(submission, form);
+  const lines = labelledFields(submission, form).map(([label, value]) =>
     // Free text is indented under its label, so a line in it cannot pass for a field of its own.
     value.includes('\n') ? `${label}:\n${value.replace(/^/gm, '  ')}` : `${label}: ${value}`,
   );
@@ -90,9 +110,9 @@ export function emailText(submission: SubmissionRecord): string {
 }
 
 /** Every value is escaped; nothing the visitor sent becomes markup. */
-export function emailHtml(submission: SubmissionRecord): string {
-  const title = submission.kind === 'lead' ? 'New demo request' : 'New document suggestion';
-  const rows = labelledFields(submission)
+export function emailHtml(submission: SubmissionRecord, form?: FormDefinition): string {
+  const title = titleOf(submission, form);
+  const rows = labelledFields(submission, form)
     .map(
       ([label, value]) =>
         `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`,
@@ -113,13 +133,15 @@ export function emailHtml(submission: SubmissionRecord): string {
  * The webhook body. `timestamp` is the time the submission was received, so every retry sends the
  * same bytes; the signature's own timestamp says when this attempt was made.
  */
-export function webhookPayload(submission: SubmissionRecord): string {
+export function webhookPayload(submission: SubmissionRecord, form?: FormDefinition): string {
   const receivedAt = new Date(submission.receivedAtMs).toISOString();
   return JSON.stringify({
-    type: EVENT_TYPES[submission.kind],
+    // A configured form's event names its key (`quote.created`) and its data its operation.
+    type: form ? `${form.key}.created` : EVENT_TYPES[submission.kind],
     timestamp: receivedAt,
     data: {
       id: submission.id,
+      ...(form ? { form: form.id } : {}),
       ...submission.fields,
       sourcePage: submission.fields.sourcePage ?? null,
       receivedAt,

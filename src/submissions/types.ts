@@ -52,6 +52,11 @@ export interface SubmissionRecord {
   quarantineReason: QuarantineReason | null;
   /** When the personal fields were erased (retention or a data-subject request); null while kept. */
   erasedAtMs: number | null;
+  /**
+   * The operationId of the configured form it came from (`forms:` in _site.yaml); null for the
+   * seed's forms, whose kind says which.
+   */
+  form: string | null;
   /** null when the submission has no outbox row (no delivery configured). */
   delivery: DeliveryStatus | null;
 }

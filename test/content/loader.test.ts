@@ -402,7 +402,7 @@ describe('loadSite: problems with file and line', () => {
           'tags: security',
           'nav: first',
           'order: [1]',
-          'form: contact',
+          'form: Contact us!',
         ].join('\n'),
       ),
       'tags.md': page('title: Tags\ntags: [ok, {a: 1}]\ndate: 2025-05-01\nupdated: 2025-04-01'),
@@ -416,7 +416,7 @@ describe('loadSite: problems with file and line', () => {
       'types.md:5: warning: `updated` must be a date written YYYY-MM-DD (or MM/DD/YYYY); it is ignored',
       'types.md:7: warning: `nav` must be a number; it is ignored',
       'types.md:8: warning: `order` must be a number; it is ignored',
-      'types.md:9: warning: `form` must be demo or suggestion; it is ignored',
+      'types.md:9: warning: `form` must be the key of one of the site’s forms, such as demo; it is ignored',
     ]);
     expect(site.byUrl.get('/types')).toMatchObject({
       description: 'Some text.',
@@ -572,7 +572,7 @@ describe('loadSite: _site.yaml', () => {
       '_site.yaml:3: warning: `contactEmail` "not-an-address" is not an e-mail address; it is ignored',
       '_site.yaml:4: warning: `foundingYear` must be a four-digit year such as 2019; it is ignored',
       '_site.yaml:5: warning: `sameAs` entry "ftp://example.com" is not a web address (https://…); it is ignored',
-      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language, brand, navigation, footer)',
+      '_site.yaml:6: warning: unknown key `colour` is ignored (known keys: name, legalName, tagline, description, contactEmail, salesEmail, address, foundingYear, sameAs, language, brand, navigation, footer, forms)',
     ]);
   });
 

@@ -53,6 +53,7 @@ export function describeStoreContract(name: string, factory: () => Promise<Store
         requestHash: submission.requestHash,
         quarantineReason: null,
         erasedAtMs: null,
+        form: null,
         delivery: {
           provider: 'crm',
           state: 'pending',

@@ -1,5 +1,31 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
+import { REPO_ROOT } from './files.js';
+
+const run = promisify(execFile);
+
+export interface LintReport {
+  totals: { errors: number; warnings: number };
+  problems: { ruleId: string; message: string }[];
+}
+
+/** Runs the installed `redocly lint` on a file with the repository's configuration, in `cwd`. */
+export async function redoclyLint(file: string, cwd: string): Promise<LintReport> {
+  const cli = join(REPO_ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  const args = [cli, 'lint', file, '--config', join(REPO_ROOT, 'redocly.yaml'), '--format', 'json'];
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  // A failed lint exits non-zero; its report is on stdout either way.
+  const { stdout } = await run(process.execPath, args, { cwd, env }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      if (!error.stdout) throw new Error(`redocly lint produced no report: ${error.stderr ?? ''}`);
+      return { stdout: error.stdout };
+    },
+  );
+  return JSON.parse(stdout) as LintReport;
+}
 
 type Doc = {
   paths: Record<

@@ -1,3 +1,4 @@
+import { DEFAULT_FORMS } from '../../src/contract/index.js';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -214,7 +215,16 @@ export async function startAskServer(
   const submissions = await createSubmissionService(config, logger);
   const metrics = await createMetrics();
   const limits = createRateLimits(config.rateLimits, logger, { events: metrics });
-  const app = await buildApp({ config, logger, site, ask, submissions, metrics, limits });
+  const app = await buildApp({
+    config,
+    logger,
+    site,
+    ask,
+    submissions,
+    metrics,
+    limits,
+    forms: DEFAULT_FORMS,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

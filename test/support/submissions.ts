@@ -24,6 +24,7 @@ export function newSubmission(overrides: Partial<NewSubmission> = {}): NewSubmis
     fingerprint: `fp-${id}`,
     requestHash: `hash-${id}`,
     quarantineReason: null,
+    form: null,
     outbox: { provider: 'crm', leaseToken: `inline-${id}`, leaseUntilMs: T0 + 1_000 },
     ...overrides,
   };

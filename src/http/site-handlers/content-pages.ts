@@ -11,7 +11,7 @@ import { decodedPath, queryStringOf, sendRepresentation, type SiteRoutesContext 
  * Content pages, their Markdown twins and the redirects between the slash and no-slash forms: a
  * catch-all, registered last, that hands unknown paths to the not-found handler.
  */
-export function registerContentPageRoutes(app: FastifyInstance, { context }: SiteRoutesContext): void {
+export function registerContentPageRoutes(app: FastifyInstance, { context, forms }: SiteRoutesContext): void {
   const homeCatalogLink = apiCatalogLinkHeader(context.config.publicBaseUrl);
   // Every page is rendered once, on its first request; later requests are answered from those
   // bytes. A reload brings a new site, and with it new (empty) render caches; each request reads
@@ -22,6 +22,7 @@ export function registerContentPageRoutes(app: FastifyInstance, { context }: Sit
     if (rendered === undefined) {
       rendered = renderSite(site, context.config.publicBaseUrl, {
         codings: context.config.compression ? CODINGS : [],
+        forms,
       });
       renderedSites.set(site, rendered);
     }

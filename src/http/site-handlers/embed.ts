@@ -1,13 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { endpointNotFoundBody } from '../../contract/index.js';
-import {
-  EMBED_ASSETS,
-  FORMS,
-  HTML_TYPE,
-  renderEmbeddedForm,
-  siteAssets,
-  type FormKind,
-} from '../../site/index.js';
+import { EMBED_ASSETS, HTML_TYPE, renderEmbeddedForm, siteAssets } from '../../site/index.js';
 import { sendEnvelope } from '../errors.js';
 import type { AssetSender } from './assets.js';
 import { PAGE_CACHE_CONTROL, queryParam, type SiteRoutesContext } from './replies.js';
@@ -40,12 +33,13 @@ export function registerEmbedRoutes(
   });
   app.get<{ Params: { kind: string } }>('/embed/forms/:kind', (request, reply) => {
     const { kind } = request.params;
-    if (!Object.hasOwn(FORMS, kind))
+    const form = routes.forms.get(kind);
+    if (!form)
       return sendEnvelope(reply, 404, endpointNotFoundBody(request.method, request.url.split('?')[0]!));
     const page = queryParam(request, 'page');
     // Any other value is simply not a page path: the form then carries no sourcePage.
     const pagePath = page.startsWith('/') && page.length <= PAGE_PATH_LIMIT ? page : '';
-    const html = renderEmbeddedForm(kind as FormKind, pagePath, routes.view().site.info.salesEmail);
+    const html = renderEmbeddedForm(form, pagePath, routes.view().site.info.salesEmail);
     return reply.headers(EMBED_CORS).header('cache-control', PAGE_CACHE_CONTROL).type(HTML_TYPE).send(html);
   });
 }

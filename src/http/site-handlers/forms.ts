@@ -2,22 +2,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createValidator,
   HONEYPOT_FIELD,
-  LeadRequestSchema,
+  REQUEST_DEMO,
+  SUGGEST_DOCUMENT,
+  type FormRequest,
+  type LeadRequest,
+  type SuggestionRequest,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
   SUBMISSION_RETRY_AFTER_SECONDS,
-  SuggestionRequestSchema,
   type FieldProblem,
   type SuggestionCompanyType,
 } from '../../contract/index.js';
 import { encodePagePath, type Page } from '../../content/index.js';
 import {
-  FORMS,
   renderConfirmationPage,
   renderContentPage,
   renderErrorPage,
   renderFormFallbackPage,
   type FormDescriptor,
-  type FormKind,
   type FormState,
 } from '../../site/index.js';
 import {
@@ -31,9 +32,6 @@ import { crossSiteProblem } from '../cross-site.js';
 import { limitSubmission } from '../rate-limit.js';
 import { queryParam, sendHtml, type SiteRoutesContext } from './replies.js';
 
-const validateDemoRequest = createValidator(LeadRequestSchema);
-const validateSuggestion = createValidator(SuggestionRequestSchema);
-
 /** A form's body checked against its API operation's schema; when valid, how to store it. */
 type CheckedSubmission =
   | { ok: false; problems: FieldProblem[] }
@@ -43,27 +41,26 @@ type CheckedSubmission =
  * What the server does with each form's post: the same validation, rate limit and service call
  * as its API operation (the limit and the service keep the contract's word for a demo request).
  */
-const OPERATIONS: Record<
-  FormKind,
-  { limit: 'leads' | 'suggestions'; check(service: SubmissionService, body: unknown): CheckedSubmission }
-> = {
-  demo: {
-    limit: 'leads',
+function operationOf(form: FormDescriptor): {
+  limit: 'leads' | 'suggestions';
+  check(service: SubmissionService, body: unknown): CheckedSubmission;
+} {
+  const { definition } = form;
+  const validate = createValidator(form.schema);
+  return {
+    limit: definition.delivery,
     check(service, body) {
-      const result = validateDemoRequest(body);
-      return result.ok ? { ok: true, accept: (meta) => service.acceptLead(result.value, meta) } : result;
+      const result = validate(body);
+      if (!result.ok) return result;
+      const value = result.value as FormRequest;
+      if (definition === REQUEST_DEMO)
+        return { ok: true, accept: (meta) => service.acceptLead(value as LeadRequest, meta) };
+      if (definition === SUGGEST_DOCUMENT)
+        return { ok: true, accept: (meta) => service.acceptSuggestion(value as SuggestionRequest, meta) };
+      return { ok: true, accept: (meta) => service.acceptForm(definition, value, meta) };
     },
-  },
-  suggestion: {
-    limit: 'suggestions',
-    check(service, body) {
-      const result = validateSuggestion(body);
-      return result.ok
-        ? { ok: true, accept: (meta) => service.acceptSuggestion(result.value, meta) }
-        : result;
-    },
-  },
-};
+  };
+}
 
 /** The longest value a link may fill into a form's field: the contract's bound on it. */
 function prefillMaxLength(form: FormDescriptor, field: string): number {
@@ -111,7 +108,8 @@ function metaOf(request: FastifyRequest, honeypotFilled: boolean): SubmissionMet
  * with its problems, or redirecting to a confirmation), the confirmation page, and a GET on a
  * form's address.
  */
-export function registerFormRoutes(app: FastifyInstance, { context, view }: SiteRoutesContext): void {
+export function registerFormRoutes(app: FastifyInstance, { context, view, forms }: SiteRoutesContext): void {
+  const operations = new Map([...forms.values()].map((form) => [form, operationOf(form)]));
   /** The page a form is re-rendered on: the page it was sent from when that page carries it. */
   const formPageFor = (form: FormDescriptor, values: Record<string, string>): Page | null => {
     const from = values.sourcePage ? context.site.byUrl.get(values.sourcePage) : undefined;
@@ -135,7 +133,7 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
   };
 
   const handleForm = async (form: FormDescriptor, request: FastifyRequest, reply: FastifyReply) => {
-    const operation = OPERATIONS[form.kind];
+    const operation = operations.get(form)!;
     const values = formValues(request.body);
     const crossSite = crossSiteProblem(request.headers, context.config.publicBaseUrl);
     if (crossSite)
@@ -195,7 +193,7 @@ export function registerFormRoutes(app: FastifyInstance, { context, view }: Site
       .send();
   };
 
-  for (const form of Object.values(FORMS)) {
+  for (const form of forms.values()) {
     app.post(form.action, (request, reply) => handleForm(form, request, reply));
 
     // A GET on a form's address (a bookmarked or reloaded result) goes to the page with the form.

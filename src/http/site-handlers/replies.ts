@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HTML_TYPE, type Representation, type SiteView } from '../../site/index.js';
+import { HTML_TYPE, type FormCatalog, type Representation, type SiteView } from '../../site/index.js';
 import type { AppContext } from '../context.js';
 import { sendCached } from '../compression.js';
 
@@ -8,6 +8,8 @@ export interface SiteRoutesContext {
   context: AppContext;
   /** Read per request: a content reload replaces the site. */
   view(): SiteView;
+  /** The site's forms by key, from the configuration read at start-up. */
+  forms: FormCatalog;
 }
 
 /** Pages are rendered once per start; browsers may keep them for a few minutes and revalidate. */

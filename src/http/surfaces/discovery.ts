@@ -48,9 +48,12 @@ function send(
 }
 
 /** The values the documents are generated from, taken from the running server's own rooms. */
-export function discoveryInputOf(context: Pick<AppContext, 'config' | 'site' | 'ask'>): DiscoveryInput {
+export function discoveryInputOf(
+  context: Pick<AppContext, 'config' | 'site' | 'ask'> & Partial<Pick<AppContext, 'forms'>>,
+): DiscoveryInput {
   const { config, site, ask } = context;
   const common: DiscoveryInput = {
+    ...(context.forms ? { forms: context.forms } : {}),
     publicBaseUrl: config.publicBaseUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
@@ -109,7 +112,9 @@ function registerDiscoveryRoutes(app: FastifyInstance, context: AppContext, bund
     if (bundle) return bundle;
     let built = bundles.get(generation.site);
     if (built === undefined) {
-      built = buildDiscoveryBundle(discoveryInputOf({ config: context.config, ...generation }));
+      built = buildDiscoveryBundle(
+        discoveryInputOf({ config: context.config, forms: context.forms, ...generation }),
+      );
       bundles.set(generation.site, built);
     }
     return built;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  formCatalog,
   notFoundQuery,
   renderErrorPage,
   renderNotFoundPage,
@@ -45,8 +46,9 @@ function wantsHtml(request: FastifyRequest): boolean {
 export async function registerSiteSurface(app: FastifyInstance, options: SurfaceOptions): Promise<void> {
   const { context, allowedMethods } = options;
   const { bodyLimitBytes, publicBaseUrl } = context.config;
-  const view = (): SiteView => ({ site: context.site, publicBaseUrl });
-  const routes: SiteRoutesContext = { context, view };
+  const forms = formCatalog(context.forms);
+  const view = (): SiteView => ({ site: context.site, publicBaseUrl, forms });
+  const routes: SiteRoutesContext = { context, view, forms };
 
   /** The pages a search for the words of a missing path finds: the 404 page's "did you mean". */
   const closestTo = (path: string): ClosestPage[] => {

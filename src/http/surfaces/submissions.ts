@@ -5,7 +5,12 @@ import {
   FILL_TIME_HEADER,
   HONEYPOT_HEADER,
   LeadRequestSchema,
-  SUBMISSION_PATHS,
+  REQUEST_DEMO,
+  requestSchemaOf,
+  SUGGEST_DOCUMENT,
+  successStatusOf,
+  type FormRequest,
+  type ValidationResult,
   SUBMISSION_RETRY_AFTER_SECONDS,
   submissionNotStoredBody,
   SuggestionRequestSchema,
@@ -100,10 +105,11 @@ export async function registerApiSurface(app: FastifyInstance, options: SurfaceO
       );
       api.setNotFoundHandler(notFoundHandler(allowedMethods));
       api.get('/*', (_request, reply) => reply.callNotFound());
-      registerFormCors(api, context.config.corsOrigins, [
-        underApiPrefix(SUBMISSION_PATHS.lead),
-        underApiPrefix(SUBMISSION_PATHS.suggestion),
-      ]);
+      registerFormCors(
+        api,
+        context.config.corsOrigins,
+        context.forms.map((form) => underApiPrefix(form.path)),
+      );
       registerSubmissionRoutes(api, context);
     },
     { prefix: API_PREFIX },
@@ -159,24 +165,44 @@ function registerSubmissionRoutes(app: FastifyInstance, context: AppContext): vo
     }
   };
 
-  app.post(underApiPrefix(SUBMISSION_PATHS.lead), (request, reply) =>
-    submit(
-      request,
-      reply,
-      validateLead,
-      (value, meta) => context.submissions.acceptLead(value, meta),
-      200,
-      'leads',
-    ),
-  );
-  app.post(underApiPrefix(SUBMISSION_PATHS.suggestion), (request, reply) =>
-    submit(
-      request,
-      reply,
-      validateSuggestion,
-      (value, meta) => context.submissions.acceptSuggestion(value, meta),
-      201,
-      'suggestions',
-    ),
-  );
+  // One route per form of the site: the seed's answer as the contract fixes it, a configured form's
+  // like the seed form of its delivery route (200 for leads, 201 for suggestions).
+  for (const form of context.forms) {
+    const status = successStatusOf(form);
+    if (form === REQUEST_DEMO)
+      app.post(underApiPrefix(form.path), (request, reply) =>
+        submit(
+          request,
+          reply,
+          validateLead,
+          (value, meta) => context.submissions.acceptLead(value, meta),
+          status,
+          'leads',
+        ),
+      );
+    else if (form === SUGGEST_DOCUMENT)
+      app.post(underApiPrefix(form.path), (request, reply) =>
+        submit(
+          request,
+          reply,
+          validateSuggestion,
+          (value, meta) => context.submissions.acceptSuggestion(value, meta),
+          status,
+          'suggestions',
+        ),
+      );
+    else {
+      const validate = createValidator(requestSchemaOf(form));
+      app.post(underApiPrefix(form.path), (request, reply) =>
+        submit(
+          request,
+          reply,
+          (body) => validate(body) as ValidationResult<FormRequest>,
+          (value, meta) => context.submissions.acceptForm(form, value, meta),
+          status,
+          form.delivery,
+        ),
+      );
+    }
+  }
 }

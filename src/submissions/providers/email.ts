@@ -4,7 +4,7 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { isEmailAddress } from '../../contract/index.js';
 import { emailHtml, emailSubject, emailText, replyToName } from '../message.js';
 import type { SubmissionKind } from '../types.js';
-import type { AttemptResult, DeliveryProvider } from './types.js';
+import type { AttemptResult, DeliveryProvider, FormLookup } from './types.js';
 
 export interface EmailProviderOptions {
   smtpUrl: string;
@@ -13,6 +13,8 @@ export interface EmailProviderOptions {
   /** Domain for Message-IDs (the public site's host). */
   messageIdDomain: string;
   attemptTimeoutMs: number;
+  /** The configured form a submission came from (its words and field labels), if any. */
+  formOf?: FormLookup;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
         unsettled.delete(submission.id);
         if (earlier.outcome === 'delivered' || signal.aborted) return earlier;
       }
+      const form = options.formOf?.(submission);
       const email = submission.fields.email;
       const replyName = submission.kind === 'lead' ? replyToName(submission) : '';
       const replyTo = email && isEmailAddress(email) ? { name: replyName, address: email } : undefined;
@@ -64,9 +67,9 @@ export function createEmailProvider(options: EmailProviderOptions): DeliveryProv
           from: options.from,
           to: options.recipients[submission.kind],
           ...(replyTo ? { replyTo } : {}),
-          subject: emailSubject(submission),
-          text: emailText(submission),
-          html: emailHtml(submission),
+          subject: emailSubject(submission, form),
+          text: emailText(submission, form),
+          html: emailHtml(submission, form),
           messageId: `<${submission.id}@${options.messageIdDomain}>`,
           date: new Date(submission.receivedAtMs),
           headers: { 'X-Frontdoor-Submission': submission.id },

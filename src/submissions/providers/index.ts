@@ -4,9 +4,9 @@ import type { DeliveringProvider } from '../types.js';
 import { createCrmProvider } from './signed-webhook.js';
 import { createEmailProvider } from './email.js';
 import { createLogProvider } from './log.js';
-import type { DeliveryProvider } from './types.js';
+import type { DeliveryProvider, FormLookup } from './types.js';
 
-export type { AttemptResult, DeliveryProvider } from './types.js';
+export type { AttemptResult, DeliveryProvider, FormLookup } from './types.js';
 export { classifySmtpError, createEmailProvider } from './email.js';
 export { classifyHttpStatus, createCrmProvider } from './signed-webhook.js';
 export { createLogProvider } from './log.js';
@@ -19,6 +19,7 @@ export function createProviders(
   config: Config,
   logger: Logger,
   now: () => number = Date.now,
+  formOf?: FormLookup,
 ): Map<DeliveringProvider, DeliveryProvider> {
   const providers = new Map<DeliveringProvider, DeliveryProvider>();
   providers.set('log', createLogProvider(logger));
@@ -31,9 +32,18 @@ export function createProviders(
         recipients: { lead: config.delivery.lead.mailTo, suggestion: config.delivery.suggestion.mailTo },
         messageIdDomain: new URL(config.publicBaseUrl).hostname,
         attemptTimeoutMs: config.delivery.attemptTimeoutMs,
+        ...(formOf ? { formOf } : {}),
       }),
     );
   if (config.crm)
-    providers.set('crm', createCrmProvider({ url: config.crm.url, secret: config.crm.secret, now }));
+    providers.set(
+      'crm',
+      createCrmProvider({
+        url: config.crm.url,
+        secret: config.crm.secret,
+        now,
+        ...(formOf ? { formOf } : {}),
+      }),
+    );
   return providers;
 }

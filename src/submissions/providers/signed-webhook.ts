@@ -1,12 +1,14 @@
 import { parseRetryAfter } from '../backoff.js';
 import { webhookPayload } from '../message.js';
 import { signWebhook } from '../webhook-signature.js';
-import type { AttemptResult, DeliveryProvider } from './types.js';
+import type { AttemptResult, DeliveryProvider, FormLookup } from './types.js';
 
 export interface CrmProviderOptions {
   url: string;
   secret: string;
   now?: () => number;
+  /** The configured form a submission came from (its words and field labels), if any. */
+  formOf?: FormLookup;
 }
 
 /**
@@ -19,7 +21,7 @@ export function createCrmProvider(options: CrmProviderOptions): DeliveryProvider
   return {
     name: 'crm',
     deliver: async (submission, _attempt, signal) => {
-      const body = webhookPayload(submission);
+      const body = webhookPayload(submission, options.formOf?.(submission));
       const timestamp = Math.floor(now() / 1000);
       let response: Response;
       try {

@@ -1,4 +1,8 @@
+import type { FormDefinition } from '../../contract/index.js';
 import type { DeliveringProvider, SubmissionRecord } from '../types.js';
+
+/** The configured form a stored submission came from (undefined: a seed form, known by its kind). */
+export type FormLookup = (submission: SubmissionRecord) => FormDefinition | undefined;
 
 /**
  * How one attempt ended. `retry` covers what may pass later (timeouts, refused connections,

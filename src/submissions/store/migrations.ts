@@ -32,6 +32,11 @@ ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN erased_at_ms BIGINT;
 CREATE INDEX ${OUTBOX_TABLE}_delivered ON ${OUTBOX_TABLE} (state, delivered_at_ms);
 `,
   },
+  {
+    version: 3,
+    name: 'the configured form a submission came from',
+    sql: `ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN form TEXT;`,
+  },
 ];
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
@@ -64,6 +69,11 @@ CREATE INDEX ${OUTBOX_TABLE}_delivered ON ${OUTBOX_TABLE} (state, delivered_at_m
 ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN quarantine_reason TEXT;
 ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN erased_at_ms INTEGER;
 `,
+  },
+  {
+    version: 3,
+    name: 'the configured form a submission came from',
+    sql: `ALTER TABLE ${SUBMISSIONS_TABLE} ADD COLUMN form TEXT;`,
   },
 ];
 

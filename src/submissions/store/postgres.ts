@@ -213,8 +213,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (duplicate) return matched(client, duplicate, submission, 'duplicate');
         await client.query(
           `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
-             user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+             user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason, form)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
             submission.id,
             submission.kind,
@@ -228,6 +228,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
             submission.fingerprint,
             submission.requestHash,
             submission.quarantineReason,
+            submission.form,
           ],
         );
         if (submission.outbox) {

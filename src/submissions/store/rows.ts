@@ -93,6 +93,7 @@ export interface SubmissionRow {
   request_hash: string;
   quarantine_reason: string | null;
   erased_at_ms: number | string | null;
+  form: string | null;
   outbox_provider: string | null;
   state: string | null;
   attempts: number | string | null;
@@ -102,7 +103,7 @@ export interface SubmissionRow {
 }
 
 export const SELECT_JOINED = `SELECT s.id, s.kind, s.received_at_ms, s.provider, s.fields, s.request_id, s.client_ip,
-  s.user_agent, s.idempotency_key, s.fingerprint, s.request_hash, s.quarantine_reason, s.erased_at_ms, o.provider AS outbox_provider, o.state,
+  s.user_agent, s.idempotency_key, s.fingerprint, s.request_hash, s.quarantine_reason, s.erased_at_ms, s.form, o.provider AS outbox_provider, o.state,
   o.attempts, o.next_attempt_at_ms, o.last_error, o.delivered_at_ms
 FROM ${SUBMISSIONS_TABLE} s LEFT JOIN ${OUTBOX_TABLE} o ON o.submission_id = s.id`;
 
@@ -124,6 +125,7 @@ export function toRecord(row: SubmissionRow): SubmissionRecord {
     requestHash: row.request_hash,
     quarantineReason: row.quarantine_reason as QuarantineReason | null,
     erasedAtMs: numberOrNull(row.erased_at_ms),
+    form: row.form,
     delivery:
       row.state === null
         ? null

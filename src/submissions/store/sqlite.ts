@@ -58,9 +58,9 @@ export function openSqliteStore(file: string): SqliteSubmissionStore {
   );
   const insertSubmission = db.prepare(
     `INSERT INTO ${SUBMISSIONS_TABLE} (id, kind, received_at_ms, provider, fields, request_id, client_ip,
-       user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason)
+       user_agent, idempotency_key, fingerprint, request_hash, quarantine_reason, form)
      VALUES (@id, @kind, @receivedAtMs, @provider, @fields, @requestId, @clientIp, @userAgent, @idempotencyKey,
-       @fingerprint, @requestHash, @quarantineReason)`,
+       @fingerprint, @requestHash, @quarantineReason, @form)`,
   );
   const insertOutbox = db.prepare(
     `INSERT INTO ${OUTBOX_TABLE} (submission_id, provider, state, attempts, next_attempt_at_ms, lease_token,

@@ -15,6 +15,7 @@ export interface NewSubmission extends Pick<
   | 'fingerprint'
   | 'requestHash'
   | 'quarantineReason'
+  | 'form'
 > {
   /**
    * The outbox row, written in the same transaction. It is created already leased to the

@@ -1,35 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/contract/index.js';
+import { redoclyLint } from '../../support/openapi.js';
 import { BASE, get, startDiscoveryApp, type DiscoveryApp } from '../../discovery/harness.js';
-
-const run = promisify(execFile);
-const REPO = join(import.meta.dirname, '..', '..', '..');
-
-interface LintReport {
-  totals: { errors: number; warnings: number };
-  problems: { ruleId: string; message: string }[];
-}
-
-/** Runs the installed `redocly lint` on a file with the repository's configuration. */
-async function redoclyLint(file: string): Promise<LintReport> {
-  const cli = join(REPO, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-  const args = [cli, 'lint', file, '--config', join(REPO, 'redocly.yaml'), '--format', 'json'];
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  // A failed lint exits non-zero; its report is on stdout either way.
-  const { stdout } = await run(process.execPath, args, { cwd: scratch, env }).catch(
-    (error: { stdout?: string; stderr?: string }) => {
-      if (!error.stdout) throw new Error(`redocly lint produced no report: ${error.stderr ?? ''}`);
-      return { stdout: error.stdout };
-    },
-  );
-  return JSON.parse(stdout) as LintReport;
-}
 
 let served: DiscoveryApp;
 let bytes: Buffer;
@@ -75,7 +51,7 @@ describe('/openapi.json', () => {
   it('passes `redocly lint` with the repository configuration and no warnings', async () => {
     const file = join(scratch, 'openapi.json');
     writeFileSync(file, bytes);
-    const report = await redoclyLint(file);
+    const report = await redoclyLint(file, scratch);
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
@@ -93,7 +69,7 @@ describe('/openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     const file = join(scratch, 'openapi-cors.json');
     writeFileSync(file, text);
-    const report = await redoclyLint(file);
+    const report = await redoclyLint(file, scratch);
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
   });
 
@@ -118,7 +94,7 @@ describe('/openapi.json', () => {
     media.example = { email: 'not-an-address', unknownField: 1 };
     const file = join(scratch, 'broken.json');
     writeFileSync(file, JSON.stringify(document));
-    const failed = await redoclyLint(file);
+    const failed = await redoclyLint(file, scratch);
     expect(failed.problems.map((p) => p.ruleId)).toContain('no-invalid-media-type-examples');
     expect(failed.totals.errors).toBeGreaterThan(0);
   });

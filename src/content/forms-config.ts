@@ -1,0 +1,486 @@
+/**
+ * `forms:` in `_site.yaml`: the site's own forms (docs/forms.md). Without the key the site has the
+ * seed's two forms (DEFAULT_FORMS). A mistake here stops start-up with the file, the line and a
+ * fix: a form that silently lost a field would collect the wrong data.
+ */
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import {
+  DEFAULT_FORMS,
+  DELIVERY_ROUTES,
+  FIELD_TYPES,
+  HONEYPOT_FIELD,
+  type Choice,
+  type DeliveryRoute,
+  type FieldDefinition,
+  type FieldType,
+  type FormDefinition,
+} from '../contract/index.js';
+import { SITE_INFO_FILE } from './read.js';
+
+export class FormsConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`${file}${line === null ? '' : `:${line}`}: ${problem}. Fix: ${fix}`);
+    this.name = 'FormsConfigError';
+  }
+}
+
+const IDENTIFIER = /^[a-z][A-Za-z0-9]*$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const API_PATH = /^\/api\/[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** The form types a configuration may name (`path` is the page's own sourcePage, added to every form). */
+const CONFIGURABLE_TYPES: readonly FieldType[] = FIELD_TYPES.filter((type) => type !== 'path');
+const FORM_KEYS = new Set([
+  'id',
+  'key',
+  'path',
+  'delivery',
+  'title',
+  'summary',
+  'description',
+  'intro',
+  'button',
+  'note',
+  'confirmation',
+  'confirmationHeading',
+  'fields',
+]);
+const FIELD_KEYS = new Set([
+  'name',
+  'type',
+  'label',
+  'help',
+  'required',
+  'minLength',
+  'maxLength',
+  'choices',
+  'dependsOn',
+  'autocomplete',
+  'wide',
+]);
+/** Longest maxLength a configuration may give (the request body limit bounds the total anyway). */
+const MAX_FIELD_LENGTH = 10_000;
+/** Nouns for the operation's verb, so `requestQuote` is served at /api/quote-requests like requestDemo's leads. */
+const VERB_NOUNS: Record<string, string> = {
+  request: 'requests',
+  suggest: 'suggestions',
+  book: 'bookings',
+  register: 'registrations',
+  subscribe: 'subscriptions',
+  apply: 'applications',
+  report: 'reports',
+};
+
+const kebab = (words: string) => words.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+/** `requestQuote` → `/api/quote-requests`; an id without a known verb → `/api/<id in kebab case>`. */
+export function defaultApiPath(id: string): string {
+  const verb = /^[a-z]+/.exec(id)![0];
+  const object = id.slice(verb.length);
+  const noun = VERB_NOUNS[verb];
+  return noun && object !== '' ? `/api/${kebab(object).replace(/^-/, '')}-${noun}` : `/api/${kebab(id)}`;
+}
+
+/** `requestQuote` → `quote`: the word pages use (`form: quote`). */
+export function defaultKey(id: string): string {
+  const verb = /^[a-z]+/.exec(id)![0];
+  const object = id.slice(verb.length);
+  return object === '' ? kebab(id) : kebab(object).replace(/^-/, '');
+}
+
+/** Reads the forms of the content folder's `_site.yaml`: DEFAULT_FORMS when it declares none. */
+export function readFormsFile(contentDir: string): readonly FormDefinition[] {
+  const file = join(contentDir, SITE_INFO_FILE);
+  if (!existsSync(file)) return DEFAULT_FORMS;
+  return readFormsConfig(readFileSync(file, 'utf8'), SITE_INFO_FILE);
+}
+
+export function readFormsConfig(text: string, file: string): readonly FormDefinition[] {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const [error] = document.errors;
+  // A file that declares forms and is not YAML must not fall back to the seed's forms unnoticed.
+  if (error && /^forms\s*:/m.test(text))
+    throw new FormsConfigError(
+      file,
+      lineCounter.linePos(error.pos[0]).line,
+      `not valid YAML: ${error.message.split('\n')[0]!}`,
+      'correct the YAML there; put a value that contains ": " or starts with a quote in double quotes',
+    );
+  // Without forms, a file that is not YAML is reported by the site details (defaults are used there too).
+  if (error || !isMap(document.contents)) return DEFAULT_FORMS;
+  if (!document.has('forms')) return DEFAULT_FORMS;
+  return new FormsReader(document, lineCounter, file).read();
+}
+
+type Path = (string | number)[];
+
+class FormsReader {
+  constructor(
+    private readonly document: Document,
+    private readonly lines: LineCounter,
+    private readonly file: string,
+  ) {}
+
+  private lineOf(path: Path): number | null {
+    for (let length = path.length; length > 0; length--) {
+      const node = this.document.getIn(path.slice(0, length), true) as Node | undefined;
+      if (node && typeof node === 'object' && 'range' in node && node.range)
+        return this.lines.linePos(node.range[0]).line;
+    }
+    return null;
+  }
+
+  private fail(path: Path, problem: string, fix: string): never {
+    throw new FormsConfigError(this.file, this.lineOf(path), problem, fix);
+  }
+
+  private value(path: Path): unknown {
+    const node = this.document.getIn(path, true) as Node | undefined;
+    return node === undefined || node === null ? undefined : (node as { toJSON(): unknown }).toJSON();
+  }
+
+  private text(path: Path, required: true): string;
+  private text(path: Path, required: false): string | undefined;
+  private text(path: Path, required: boolean): string | undefined {
+    const value = this.value(path);
+    const name = String(path[path.length - 1]);
+    if (value === undefined || value === null) {
+      if (required) this.fail(path.slice(0, -1), `\`${name}\` is missing`, `add \`${name}: …\``);
+      return undefined;
+    }
+    if (typeof value !== 'string' || value.trim() === '')
+      this.fail(path, `\`${name}\` must be text`, `write \`${name}: some words\``);
+    return value.trim();
+  }
+
+  private length(path: Path): number | undefined {
+    const value = this.value(path);
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_FIELD_LENGTH)
+      this.fail(
+        path,
+        `\`${String(path[path.length - 1])}\` must be a whole number from 0 to ${MAX_FIELD_LENGTH}`,
+        'write a number of characters such as 200',
+      );
+    return value;
+  }
+
+  private flag(path: Path): boolean {
+    const value = this.value(path);
+    if (value === undefined || value === null) return false;
+    if (typeof value !== 'boolean')
+      this.fail(path, `\`${String(path[path.length - 1])}\` must be true or false`, 'write true or false');
+    return value;
+  }
+
+  private unknownKeys(path: Path, known: ReadonlySet<string>, what: string): void {
+    const node = this.document.getIn(path, true);
+    if (!isMap(node))
+      this.fail(path, `each ${what} must be a mapping of keys to values`, 'write `key: value` lines');
+    for (const pair of node.items) {
+      const key = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+      if (!known.has(key))
+        this.fail(
+          [...path, key],
+          `unknown key \`${key}\` in a ${what}`,
+          `use one of: ${[...known].join(', ')}`,
+        );
+    }
+  }
+
+  read(): FormDefinition[] {
+    const node = this.document.get('forms', true);
+    if (!isSeq(node) || node.items.length === 0)
+      this.fail(
+        ['forms'],
+        '`forms` must be a list of forms',
+        'write `forms:` followed by `  - id: requestQuote` entries',
+      );
+    const forms: FormDefinition[] = [];
+    for (let index = 0; index < node.items.length; index++) {
+      const form = this.form(['forms', index]);
+      for (const [what, of] of [
+        ['id', (f: FormDefinition) => f.id],
+        ['key', (f: FormDefinition) => f.key],
+        ['path', (f: FormDefinition) => f.path],
+      ] as const) {
+        const twin = forms.find((other) => of(other) === of(form));
+        if (twin)
+          this.fail(
+            ['forms', index, 'id'],
+            `two forms have the ${what} "${of(form)}"`,
+            `give each form its own ${what}${what === 'id' ? '' : ` (set \`${what}:\` on one of them)`}`,
+          );
+      }
+      forms.push(form);
+    }
+    return forms;
+  }
+
+  private form(at: Path): FormDefinition {
+    this.unknownKeys(at, FORM_KEYS, 'form');
+    const id = this.text([...at, 'id'], true);
+    if (!IDENTIFIER.test(id))
+      this.fail(
+        [...at, 'id'],
+        `the form id "${id}" is not an operation name`,
+        'write a verb and an object in camelCase, e.g. requestQuote',
+      );
+    const key = this.text([...at, 'key'], false) ?? defaultKey(id);
+    if (!SLUG.test(key))
+      this.fail(
+        [...at, 'key'],
+        `the form key "${key}" is not a lower-case word`,
+        'write words joined by hyphens, e.g. quote',
+      );
+    const path = this.text([...at, 'path'], false) ?? defaultApiPath(id);
+    if (!API_PATH.test(path))
+      this.fail(
+        [...at, 'path'],
+        `the path "${path}" is not under /api/`,
+        'write /api/ and a plural noun, e.g. /api/quote-requests',
+      );
+    const delivery = (this.text([...at, 'delivery'], false) ?? 'leads') as DeliveryRoute;
+    if (!DELIVERY_ROUTES.includes(delivery))
+      this.fail(
+        [...at, 'delivery'],
+        `unknown delivery "${delivery}"`,
+        'write `delivery: leads` (LEAD_DELIVERY decides where they go) or `delivery: suggestions` (SUGGESTION_DELIVERY)',
+      );
+    const title = this.text([...at, 'title'], true);
+    const fieldsNode = this.document.getIn([...at, 'fields'], true);
+    if (!isSeq(fieldsNode) || fieldsNode.items.length === 0)
+      this.fail(
+        [...at, 'fields'],
+        `the form ${id} has no fields`,
+        'add `fields:` with at least one `- name: email` entry',
+      );
+    const fields: FieldDefinition[] = [];
+    for (let index = 0; index < fieldsNode.items.length; index++) {
+      const field = this.field([...at, 'fields', index]);
+      if (fields.some((other) => other.name === field.name))
+        this.fail(
+          [...at, 'fields', index, 'name'],
+          `two fields of ${id} are named "${field.name}"`,
+          'rename one of them',
+        );
+      fields.push(field);
+    }
+    for (const [index, field] of fields.entries()) {
+      if (!field.dependsOn) continue;
+      const where = [...at, 'fields', index, 'dependsOn'];
+      const parent = fields.find((other) => other.name === field.dependsOn!.field);
+      if (!parent || parent.type !== 'select' || parent === field)
+        this.fail(
+          where,
+          `dependsOn names "${field.dependsOn.field}", which is not another select field of ${id}`,
+          `name one of: ${
+            fields
+              .filter((f) => f.type === 'select' && f !== field)
+              .map((f) => f.name)
+              .join(', ') || '(add a select field first)'
+          }`,
+        );
+      const parentValues = new Set((parent.choices ?? []).map((choice) => choice.value));
+      for (const value of Object.keys(field.dependsOn.choices))
+        if (!parentValues.has(value))
+          this.fail(
+            [...at, 'fields', index, 'choices', value],
+            `"${value}" is not a choice of ${parent.name}`,
+            `use the choices of ${parent.name}: ${[...parentValues].join(', ')}`,
+          );
+    }
+    if (!fields.some((field) => field.name === 'sourcePage'))
+      fields.push({
+        name: 'sourcePage',
+        type: 'path',
+        label: 'Source page',
+        description: 'Same-site path of the page the form was sent from (starts with a slash).',
+        required: false,
+        maxLength: 300,
+        prefix: '^/',
+        sameSiteOnly: true,
+        onPage: false,
+      });
+    const button = this.text([...at, 'button'], false) ?? title;
+    const confirmation = this.text([...at, 'confirmation'], false) ?? 'Thank you. We will reply to you soon.';
+    const schemaName = id.charAt(0).toUpperCase() + id.slice(1);
+    return {
+      id,
+      key,
+      path,
+      action: `/forms/${key}`,
+      schemaName,
+      delivery,
+      fields,
+      summary: this.text([...at, 'summary'], false) ?? title,
+      singular: `a ${title.toLowerCase()} submission`,
+      plural: `${title} submissions`,
+      requestDescription: this.text([...at, 'description'], false) ?? `${title}.`,
+      operationDescription: 'Validates the submission, stores it durably and sends it for follow-up.',
+      successDescription: `${title}: accepted for delivery.`,
+      example: exampleOf(fields),
+      words: {
+        heading: title,
+        intro: this.text([...at, 'intro'], false) ?? '',
+        button,
+        note: this.text([...at, 'note'], false) ?? '',
+        noun: 'submission',
+        thanksHeading: this.text([...at, 'confirmationHeading'], false) ?? 'Thank you: it has been received',
+        thanksText: confirmation,
+        emailTitle: `New submission: ${title}`,
+      },
+    };
+  }
+
+  private field(at: Path): FieldDefinition {
+    this.unknownKeys(at, FIELD_KEYS, 'field');
+    const name = this.text([...at, 'name'], true);
+    if (!IDENTIFIER.test(name) || name === HONEYPOT_FIELD)
+      this.fail(
+        [...at, 'name'],
+        name === HONEYPOT_FIELD ? `"${name}" is the forms' spam trap` : `"${name}" is not a field name`,
+        'write a camelCase name such as companySize',
+      );
+    const type = (this.text([...at, 'type'], false) ?? 'text') as FieldType;
+    if (!CONFIGURABLE_TYPES.includes(type))
+      this.fail(
+        [...at, 'type'],
+        `unknown field type "${type}"`,
+        `use one of: ${CONFIGURABLE_TYPES.join(', ')}`,
+      );
+    const minLength = this.length([...at, 'minLength']);
+    const maxLength = this.length([...at, 'maxLength']);
+    if (minLength !== undefined && maxLength !== undefined && minLength > maxLength)
+      this.fail(
+        [...at, 'minLength'],
+        `minLength ${minLength} is greater than maxLength ${maxLength}`,
+        `lower minLength to at most ${maxLength}, or raise maxLength`,
+      );
+    if ((minLength !== undefined || maxLength !== undefined) && ['select', 'checkbox'].includes(type))
+      this.fail(
+        [...at, minLength !== undefined ? 'minLength' : 'maxLength'],
+        `a ${type} field has no length`,
+        'remove minLength and maxLength',
+      );
+    const dependsOn = this.text([...at, 'dependsOn'], false);
+    let choices: Choice[] | undefined;
+    let groups: Record<string, string[]> | undefined;
+    const choicesNode = this.document.getIn([...at, 'choices'], true);
+    if (type === 'select') {
+      if (dependsOn !== undefined) {
+        if (!isMap(choicesNode))
+          this.fail(
+            [...at, 'choices'],
+            `the choices of ${name} depend on ${dependsOn}, so they are listed per value of ${dependsOn}`,
+            `write \`choices:\` with one \`<value of ${dependsOn}>:\` line and its list under it`,
+          );
+        groups = {};
+        const all = new Map<string, Choice>();
+        for (const pair of choicesNode.items) {
+          const parentValue = String((pair.key as { value?: unknown }).value);
+          const list = this.choiceList([...at, 'choices', parentValue]);
+          groups[parentValue] = list.map((choice) => choice.value);
+          for (const choice of list) if (!all.has(choice.value)) all.set(choice.value, choice);
+        }
+        choices = [...all.values()];
+      } else choices = this.choiceList([...at, 'choices']);
+    } else if (choicesNode !== undefined || dependsOn !== undefined)
+      this.fail(
+        [...at, choicesNode !== undefined ? 'choices' : 'dependsOn'],
+        `a ${type} field has no choices`,
+        'write `type: select` or remove choices and dependsOn',
+      );
+    const help = this.text([...at, 'help'], false);
+    const autocomplete = this.text([...at, 'autocomplete'], false);
+    return {
+      name,
+      type,
+      label: this.text([...at, 'label'], true),
+      ...(help === undefined ? {} : { help }),
+      required: this.flag([...at, 'required']),
+      ...(minLength === undefined ? {} : { minLength }),
+      ...(maxLength === undefined ? {} : { maxLength }),
+      ...(choices ? { choices } : {}),
+      ...(dependsOn !== undefined && groups ? { dependsOn: { field: dependsOn, choices: groups } } : {}),
+      onPage: true,
+      ...(autocomplete === undefined
+        ? type === 'email'
+          ? { autocomplete: 'email' }
+          : {}
+        : { autocomplete }),
+      ...(this.flag([...at, 'wide']) || type === 'textarea' || type === 'checkbox' ? { wide: true } : {}),
+    };
+  }
+
+  /** `- value: x` + `label: X`, or a plain word (its own label). */
+  private choiceList(at: Path): Choice[] {
+    const node = this.document.getIn(at, true);
+    if (!isSeq(node) || node.items.length === 0)
+      this.fail(
+        at,
+        'a select field needs a list of choices',
+        'write `choices:` with `- value: …` and `label: …` entries',
+      );
+    const choices: Choice[] = [];
+    for (let index = 0; index < node.items.length; index++) {
+      const raw = this.value([...at, index]);
+      const choice =
+        typeof raw === 'string'
+          ? { value: raw, label: raw }
+          : raw && typeof raw === 'object'
+            ? (raw as Record<string, unknown>)
+            : {};
+      if (typeof choice.value !== 'string' || !SLUG.test(choice.value) || typeof choice.label !== 'string')
+        this.fail(
+          [...at, index],
+          'a choice needs a value (lower-case words joined by hyphens) and a label',
+          'write `- value: sample-size` and `label: Sample size calculation`',
+        );
+      if (choices.some((other) => other.value === choice.value))
+        this.fail([...at, index], `the choice "${choice.value}" is listed twice`, 'remove one of them');
+      choices.push({ value: choice.value, label: choice.label });
+    }
+    return choices;
+  }
+}
+
+/** An example body for /openapi.json: a plausible value for every required field. */
+function exampleOf(fields: readonly FieldDefinition[]): Record<string, string> {
+  const example: Record<string, string> = {};
+  for (const field of fields) {
+    if (!field.required && field.type !== 'email' && !field.dependsOn) continue;
+    switch (field.type) {
+      case 'email':
+        example[field.name] = 'dana.reyes@company.example';
+        break;
+      case 'select': {
+        const parent = field.dependsOn ? example[field.dependsOn.field] : undefined;
+        const allowed = parent !== undefined ? field.dependsOn!.choices[parent] : undefined;
+        const value = allowed?.[0] ?? field.choices?.[0]?.value;
+        if (value !== undefined) example[field.name] = value;
+        break;
+      }
+      case 'checkbox':
+        example[field.name] = 'yes';
+        break;
+      case 'tel':
+        example[field.name] = '+44 20 7946 0000';
+        break;
+      case 'url':
+        example[field.name] = 'https://company.example/';
+        break;
+      default:
+        example[field.name] = 'x'.repeat(Math.max(field.minLength ?? 0, 0)) || 'Example';
+    }
+  }
+  return example;
+}
