@@ -33,6 +33,7 @@ const INTEGRATION = [
   'test/insight/traffic.test.ts',
   'test/limits/limits.test.ts',
   'test/nlweb/ask-http.test.ts',
+  'test/nlweb/ask-languages-http.test.ts',
   'test/nlweb/ask-stream.test.ts',
   'test/nlweb/sse.test.ts',
   'test/submissions/cli.test.ts',

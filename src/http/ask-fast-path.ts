@@ -147,11 +147,12 @@ export function createAskFastPath(
         if (requestLog.isLevelEnabled('info')) logRequestCompleted(requestId, responseTime);
       };
       const service = ask();
-      const outcome = service.outcome(parsed.query);
+      const query = service.withAcceptLanguage(parsed.query, req.headers['accept-language']);
+      const outcome = service.outcome(query);
       // The head and length are laid out once per answer (a reload or eviction brings a new outcome).
       let frame = known.frame;
       if (frame === null || frame.outcome !== outcome) {
-        frame = answerFrame(outcome, parsed.query);
+        frame = answerFrame(outcome, query);
         if (known.askedBefore) known.frame = frame;
         known.askedBefore = true;
       }
@@ -161,13 +162,13 @@ export function createAskFastPath(
         head = frame.before + requestId + frame.after;
         length = frame.bytes + requestId.length;
       } else {
-        const parts = answerParts(outcome, parsed.query, requestId);
+        const parts = answerParts(outcome, query, requestId);
         head = parts.head;
         length = Buffer.byteLength(head) + parts.content.length + parts.tail.length;
       }
       const acceptEncoding = req.headers['accept-encoding'];
       // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
-      const popular = compression && acceptEncoding !== undefined && service.isCached(parsed.query);
+      const popular = compression && acceptEncoding !== undefined && service.isCached(query);
       const coding = codingFor(compression, acceptEncoding, length, popular ? POPULAR_ORDER : CODINGS);
       if (coding !== null) {
         const chunks = answerCoder.coded(outcome, head, coding, popular);
@@ -192,7 +193,7 @@ export function createAskFastPath(
         res.write(outcome.contentJson);
         endAtTurnEnd(res, ANSWER_TAIL, whenSent);
       }
-      onAnswered?.(req, parsed.query, outcome.summary, clientAddress);
+      onAnswered?.(req, query, outcome.summary, clientAddress);
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, query: parsed.query.text }, 'ask query');
       return true;
     } catch (error) {

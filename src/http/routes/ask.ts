@@ -37,16 +37,19 @@ export const ASK_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '86400',
 };
 
-/** Headers of every /ask answer. The Accept header can select streaming, hence Vary. */
+/**
+ * Headers of every /ask answer. The Accept header can select streaming, and Accept-Language the
+ * pages preferred, hence Vary.
+ */
 export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   ...ASK_CORS_HEADERS,
-  vary: 'Accept',
+  vary: 'Accept, Accept-Language',
   // Every answer carries its own request_id.
   'cache-control': 'no-store',
 };
 
 /** Vary of a JSON answer when compression is on: it may go out in brotli or gzip. */
-export const CODED_ANSWER_VARY = 'Accept, Accept-Encoding';
+export const CODED_ANSWER_VARY = 'Accept, Accept-Language, Accept-Encoding';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -122,14 +125,15 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCode
 
     // Read once: a content reload may replace the service while this request is answered.
     const ask = context.ask;
+    const query = ask.withAcceptLanguage(parsed.query, request.headers['accept-language']);
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     // Counted once answered (the summary comes from the answer just cached); HEAD asks nothing.
     const counted = () => {
       if (insight && request.method !== 'HEAD')
         insight.search(
           streaming ? 'stream' : request.method === 'POST' ? 'post' : 'get',
-          parsed.query.text,
-          ask.summary(parsed.query),
+          query.text,
+          ask.summary(query),
           request.headers,
           clientAddress(request),
         );
@@ -137,20 +141,20 @@ function registerAskRoutes(app: FastifyInstance, context: AppContext, answerCode
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(clientAddress(request));
       if (release) {
-        const answer = ask.answer(parsed.query, request.id);
+        const answer = ask.answer(query, request.id);
         counted();
         return streamAnswer(request, reply, answer, release);
       }
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    const outcome = ask.outcome(parsed.query);
-    const { head, content, tail } = answerParts(outcome, parsed.query, request.id);
+    const outcome = ask.outcome(query);
+    const { head, content, tail } = answerParts(outcome, query, request.id);
     counted();
     reply.code(200).headers(ANSWER_HEADERS).type(JSON_CONTENT_TYPE);
     if (config.compression) reply.header('vary', CODED_ANSWER_VARY);
     // A popular answer prefers gzip, spliced from bytes deflated once (see answer-coding.ts).
-    const popular = ask.isCached(parsed.query);
+    const popular = ask.isCached(query);
     const length = Buffer.byteLength(head) + content.length + tail.length;
     const coding = codingFor(
       config.compression,
