@@ -44,7 +44,6 @@ const ENGLISH = {
   popularPages: 'Popular pages',
   goHome: 'Go to the home page',
   errorCode: 'Error {status}',
-  optional: '(optional)',
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;
@@ -87,7 +86,6 @@ const GERMAN: Messages = {
   popularPages: 'Beliebte Seiten',
   goHome: 'Zur Startseite',
   errorCode: 'Fehler {status}',
-  optional: '(optional)',
 };
 
 const FRENCH: Messages = {
@@ -126,7 +124,6 @@ const FRENCH: Messages = {
   popularPages: 'Pages populaires',
   goHome: 'Aller à la page d’accueil',
   errorCode: 'Erreur {status}',
-  optional: '(facultatif)',
 };
 
 const SPANISH: Messages = {
@@ -166,7 +163,6 @@ const SPANISH: Messages = {
   popularPages: 'Páginas populares',
   goHome: 'Ir a la página de inicio',
   errorCode: 'Error {status}',
-  optional: '(opcional)',
 };
 
 const JAPANESE: Messages = {
@@ -205,7 +201,6 @@ const JAPANESE: Messages = {
   popularPages: '人気のページ',
   goHome: 'ホームページへ',
   errorCode: 'エラー {status}',
-  optional: '(任意)',
 };
 
 const CHINESE: Messages = {
@@ -244,7 +239,6 @@ const CHINESE: Messages = {
   popularPages: '热门页面',
   goHome: '返回首页',
   errorCode: '错误 {status}',
-  optional: '（可选）',
 };
 
 const CATALOGUES: Readonly<Record<string, Messages>> = {
