@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MESSAGE_LANGUAGES, messagesFor } from '../../src/language/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
 import { renderLayout, renderNotFoundPage, renderSearchPage } from '../../src/site/index.js';
 import { contentFolder } from '../support/files.js';
@@ -118,5 +121,17 @@ describe('the site’s own words in the page’s language', () => {
     expect(html).toContain('<h1 id="search-title">Suchen</h1>');
     expect(html).toContain('placeholder="Seiten und Dokumentation durchsuchen"');
     expect(html).toContain('<title>Suche: archiv | Beispiel</title>');
+  });
+});
+
+describe('live search', () => {
+  it('reads "Showing results for" in every language the server writes it in', () => {
+    const script = readFileSync(join(import.meta.dirname, '../../src/site/assets/live-search.js'), 'utf8');
+    const block = /export const SHOWING_TEMPLATES = \[([^\]]*)\]/.exec(script)![1]!;
+    const listed = [...block.matchAll(/'([^']*)'/g)].map((m) => m[1]!).sort();
+    const catalogue = [
+      ...new Set(MESSAGE_LANGUAGES.map((code) => messagesFor(code).showingResultsFor)),
+    ].sort();
+    expect(listed).toEqual(catalogue);
   });
 });
