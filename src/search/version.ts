@@ -3,4 +3,4 @@
  * (analyzer, stemmer, build). Bump it with any such change: a saved index snapshot (see
  * src/snapshot) of another version is rebuilt rather than served.
  */
-export const SEARCH_ENGINE_VERSION = 3;
+export const SEARCH_ENGINE_VERSION = 4;
