@@ -28,6 +28,9 @@ export function primaryLanguage(tag: string): string {
 
 const NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
+/** Top folder name → its language (or null), as folderLanguage tells it. */
+const folderLanguages = new Map<string, string | null>();
+
 /**
  * The language a top folder names ("de", "ja", "pt-br", "zh-hans"), or null. Only a two-letter
  * primary subtag that ICU knows counts: "api", "js" or "docs" are folders, not languages.
@@ -35,9 +38,16 @@ const NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none'
 export function folderLanguage(sourcePath: string): string | null {
   const slash = sourcePath.indexOf('/');
   if (slash < 0) return null;
-  const tag = languageTag(sourcePath.slice(0, slash));
-  if (tag === null || !/^[a-z]{2}(?:-|$)/.test(tag)) return null;
-  return NAMES.of(tag) === undefined ? null : tag;
+  const folder = sourcePath.slice(0, slash);
+  let language = folderLanguages.get(folder);
+  if (language === undefined) {
+    const tag = languageTag(folder);
+    language = tag === null || !/^[a-z]{2}(?:-|$)/.test(tag) || NAMES.of(tag) === undefined ? null : tag;
+    // A site has few top folders; telling one costs ICU calls (and an exception for most names).
+    if (folderLanguages.size >= 10_000) folderLanguages.clear();
+    folderLanguages.set(folder, language);
+  }
+  return language;
 }
 
 /** The name of a language in that language ("de" → "Deutsch"), for a language switch. */
