@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSite, urlForSourcePath, type Site } from '../src/content/index.js';
 import { analyze } from '../src/search/index.js';
 import { sharedDataDir } from './paths.js';
-import { table } from './report.js';
+import { table, type TargetRow } from './report.js';
 import { frontdoorAsk, pagefindEngine, vitePressMiniSearch, type TypingEngine } from './typing.js';
 
 export const LANGUAGES = ['en', 'zh', 'ja', 'fr', 'ru', 'es', 'ko'] as const;
@@ -99,6 +99,46 @@ export function multilingualTable(scores: readonly LanguageScore[]): string {
       String(s.emptySharingAWord),
     ]),
   );
+}
+
+/** Most a language's success@3 may be below English's (issue 32). */
+export const GAP_TO_ENGLISH = 0.05;
+
+/**
+ * The targets of issue 32 per language: Frontdoor ahead of the best peer, no language more than
+ * GAP_TO_ENGLISH below English, and no empty answer to a question that shares a word with its page.
+ */
+export function multilingualTargets(scores: readonly LanguageScore[]): TargetRow[] {
+  const [ours] = Object.keys(scores[0]?.success ?? {});
+  if (ours === undefined) return [];
+  const english = scores.find((s) => s.lang === 'en')?.success[ours];
+  return scores.flatMap((score) => {
+    const own = score.success[ours] as number;
+    const peers = Object.entries(score.success).filter(([engine]) => engine !== ours);
+    const bestPeer = Math.max(...peers.map(([, value]) => value));
+    const rows: TargetRow[] = [
+      {
+        target: `multilingual ${score.lang}: success@3 ahead of the best peer`,
+        measured: own.toFixed(2),
+        pass: own > bestPeer,
+        note: peers.map(([engine, value]) => `${engine} ${value.toFixed(2)}`).join(', '),
+      },
+      {
+        target: `multilingual ${score.lang}: no empty answer to a question sharing a word with its page`,
+        measured: String(score.emptySharingAWord),
+        pass: score.emptySharingAWord === 0,
+        note: `${score.empty[ours]} empty of ${score.questions}`,
+      },
+    ];
+    if (score.lang !== 'en' && english !== undefined)
+      rows.push({
+        target: `multilingual ${score.lang}: success@3 at most ${GAP_TO_ENGLISH} below English`,
+        measured: (english - own).toFixed(2),
+        pass: english - own <= GAP_TO_ENGLISH + 1e-9,
+        note: `English ${english.toFixed(2)}`,
+      });
+    return rows;
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

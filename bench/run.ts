@@ -19,6 +19,8 @@
  *    time linear in its size (bench/content-scaling.ts).
  * 9. Built HTML sites (MkDocs, Hugo output; scripts/build-html-sites.sh builds them): known-item
  *    questions, typing forms, chrome in snippets, links, cold indexing (bench/html-sites.ts).
+ * 10. Multilingual: javascript.info in seven languages, success@3 per language beside MiniSearch
+ *    (VitePress) and Pagefind, the gap to English, empty answers (bench/multilingual.ts).
  * Then a table of every target with the measured value and PASS/FAIL. The report goes to the
  * terminal and the numbers to bench/results/latest.json.
  *
@@ -28,7 +30,7 @@
  * FRONTDOOR_BENCH_HTTP_ROUNDS (default 5),
  * FRONTDOOR_BENCH_SERVER=dist|tsx (how the server runs; default dist when it is up to date),
  * FRONTDOOR_BENCH_TYPING=0 (skip part 6), FRONTDOOR_BENCH_TYPING_SAMPLE (pages per corpus, 300),
- * FRONTDOOR_BENCH_HTML=0 (skip part 9),
+ * FRONTDOOR_BENCH_HTML=0 (skip part 9), FRONTDOOR_BENCH_MULTILINGUAL=0 (skip part 10),
  * FRONTDOOR_BENCH_ONLY=4 or =3,5 (run only these parts; 3 includes 3b and 3c; the summary lists
  * the targets of the parts run).
  */
@@ -74,6 +76,12 @@ import { repoRoot, sharedDataDir } from './paths.js';
 import type { TypingBenchResult } from './typing.js';
 import { runTypingBench, typingTables } from './typing.js';
 import { htmlSitesTables, htmlSitesTargets, runHtmlSitesBench, type HtmlBenchResult } from './html-sites.js';
+import {
+  multilingualTable,
+  multilingualTargets,
+  runMultilingualBench,
+  type LanguageScore,
+} from './multilingual.js';
 
 const MB = 1024 * 1024;
 
@@ -164,8 +172,8 @@ function onlyParts(value: string | undefined): ReadonlySet<number> | null {
   if (value === undefined || value.trim() === '') return null;
   const parts = value.split(',').map((part) => Number(part.trim()));
   for (const part of parts)
-    if (!Number.isInteger(part) || part < 1 || part > 9)
-      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 9, comma-separated (e.g. 4 or 3,5)`);
+    if (!Number.isInteger(part) || part < 1 || part > 10)
+      throw new Error(`FRONTDOOR_BENCH_ONLY=${value}: name parts 1 to 10, comma-separated (e.g. 4 or 3,5)`);
   return new Set(parts);
 }
 
@@ -801,6 +809,21 @@ async function main(): Promise<void> {
     out.htmlSites = htmlSites instanceof Error ? { error: htmlSites.message } : htmlSites;
   }
 
+  // ---- Part 10: multilingual sites.
+  let multilingual: LanguageScore[] | Error | null = null;
+  if (runsPart(10) && process.env.FRONTDOOR_BENCH_MULTILINGUAL !== '0') {
+    console.log(`\n== 10. Multilingual: javascript.info in seven languages (${loadNote('multilingual')})`);
+    try {
+      multilingual = await runMultilingualBench();
+      console.log(multilingualTable(multilingual));
+    } catch (error) {
+      multilingual = asError(error);
+      console.log(`multilingual bench failed: ${multilingual.message}`);
+      process.exitCode = 1;
+    }
+    out.multilingual = multilingual instanceof Error ? { error: multilingual.message } : multilingual;
+  }
+
   // ---- Summary.
   const targets = [
     ...targetRows({
@@ -817,6 +840,7 @@ async function main(): Promise<void> {
       typing,
     }),
     ...(htmlSites && !(htmlSites instanceof Error) ? htmlSitesTargets(htmlSites) : []),
+    ...(multilingual && !(multilingual instanceof Error) ? multilingualTargets(multilingual) : []),
   ];
   out.targets = targets;
   console.log(`\n== Targets (${loadNote('end')}; latency verdicts are on wall clock, CPU time in the notes)`);

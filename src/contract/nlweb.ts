@@ -13,6 +13,8 @@ export const MAX_RESULTS_LIMIT = 50;
 export const MAX_SECTIONS_PER_PAGE = 3;
 /** Copies of a page (other versions or platforms) listed in its result. */
 export const MAX_COPIES_LISTED = 20;
+/** Translations of a page (the same page in other languages) listed in its result. */
+export const MAX_TRANSLATIONS_LISTED = 50;
 /** Longest `scope` (GET parameter, POST `query.scope`). */
 export const MAX_SCOPE_LENGTH = 200;
 /** Longest `description` snippet of a result. */
@@ -47,7 +49,15 @@ export const MAX_LANG_LENGTH = 35;
 export const LANG_DESCRIPTION =
   'The asker’s language, a BCP 47 tag (`en`, `de`, `ja`, `pt-BR`): the query’s words are analysed by that ' +
   'language’s rules (stemming, stop words, segmentation) and, when the site has pages in it, only those are ' +
-  'searched. Absent: told from the query’s script and words among the site’s languages. Not a tag: 400.';
+  'searched. Absent: told from the query’s script, then the request’s `Accept-Language`, then its words, among ' +
+  'the site’s languages. Not a tag: 400.';
+
+/** What the `Accept-Language` header of an /ask request does. */
+export const ACCEPT_LANGUAGE_DESCRIPTION =
+  'The asker’s languages, most wanted first (RFC 9110 12.5.4: `de-CH, de;q=0.9, en;q=0.5`). Without `lang`, ' +
+  'and unless the query’s script tells its language (Han, kana, Hangul, Thai), the first of these languages ' +
+  'the site has pages in is preferred: the query is read by its rules and only its pages are searched; ' +
+  'when none of them matches, every page is. Ignored on a site in one language.';
 
 /** Longest `conversation_id` echoed back. */
 export const MAX_CONVERSATION_ID_LENGTH = 200;
@@ -238,6 +248,25 @@ export const AskResultSchema = Type.Object(
             'apart from one segment, mostly the same words), collapsed into this result. The result is the ' +
             'copy that scored best; on a tie, the copy from the version or platform with the most pages. Ask ' +
             'with `scope` for one version or platform.',
+        },
+      ),
+    ),
+    translations: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            url: Type.String({ format: 'uri', description: 'Absolute URL of the translation.' }),
+            lang: Type.String({ description: 'Its language, a BCP 47 tag.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: MAX_TRANSLATIONS_LISTED,
+          description:
+            'The same page in other languages (the pages at the same path in the site’s other language ' +
+            `folders: \`/guide/tar\`, \`/de/guide/tar\`), ordered by language tag; at most ${MAX_TRANSLATIONS_LISTED}. ` +
+            'Translations are one result: the copy in the asker’s language when the site has it (see `lang` ' +
+            'and `Accept-Language`), else the one that scored best. Absent when the page has none.',
         },
       ),
     ),

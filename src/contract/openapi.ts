@@ -16,6 +16,7 @@ import {
   MAX_SCOPE_LENGTH,
   MAX_SECTIONS_PER_PAGE,
   SCOPE_DESCRIPTION,
+  ACCEPT_LANGUAGE_DESCRIPTION,
   LANG_DESCRIPTION,
   MAX_LANG_LENGTH,
   MAX_CONVERSATION_ID_LENGTH,
@@ -418,6 +419,16 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 };
 
+/** The asker's languages, for /ask (GET and POST): see ACCEPT_LANGUAGE_DESCRIPTION. */
+const ACCEPT_LANGUAGE_PARAMETER = {
+  name: 'Accept-Language',
+  in: 'header',
+  required: false,
+  description: ACCEPT_LANGUAGE_DESCRIPTION,
+  schema: { type: 'string' },
+  example: 'de-CH, de;q=0.9, en;q=0.5',
+};
+
 /** What the spam traps do, in the operations' descriptions. */
 const FORM_TRAPS =
   'Spam traps of the site’s own forms: the site’s pages, posting here with this site’s `Origin` (or an origin the operator allows, for the embedded forms), also say ' +
@@ -682,6 +693,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
               schema: { type: 'string', maxLength: MAX_LANG_LENGTH },
               example: 'de',
             },
+            ACCEPT_LANGUAGE_PARAMETER,
           ],
           responses: askResponses(false),
         },
@@ -692,6 +704,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
           summary: 'Query the public pages (NLWeb request body)',
           description: `Read-only; returns grounded public-page matches. No language model, no form submission, no customer data. ${ASK_BEHAVIOUR}\n\n${ASK_STREAMING('`prefer.streaming: true`', '`prefer.streaming: false`')}\n\n${SSE_FRAMING}\n\n${ASK_ERRORS} The body must be \`application/json\` (any other content type is a 400) and at most ${limit} bytes (larger bodies are a 413). \`meta.conversation_id\` is echoed; \`prefer.max_results\` works as GET \`max_results\`; \`query.scope\` works as GET \`scope\`; \`context\` and \`query.site\` are accepted and not used.`,
           security: [],
+          parameters: [ACCEPT_LANGUAGE_PARAMETER],
           requestBody: {
             required: true,
             content: {

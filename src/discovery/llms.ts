@@ -1,4 +1,5 @@
 import { markdownOf, type Page } from '../content/index.js';
+import { languageName, primaryLanguage } from '../language/index.js';
 import { oneLine } from './api-reference.js';
 import { document, link } from './markdown.js';
 import type { DiscoveryModel } from './model.js';
@@ -95,6 +96,45 @@ export function pageSections(model: DiscoveryModel): Section[] {
 }
 
 /**
+ * The site's languages (page tags) in llms.txt order when it declares more than one (front matter
+ * `lang`, language folders): its main language first (`_site.yaml` `language`, else the one with
+ * the most pages), then by tag. Null for a site in one language.
+ */
+function siteLanguages(model: DiscoveryModel): string[] | null {
+  const pagesIn = new Map<string, number>();
+  const declared = new Set<string>();
+  for (const page of model.site.pages) {
+    pagesIn.set(page.lang, (pagesIn.get(page.lang) ?? 0) + 1);
+    if (page.detectedLang === null) declared.add(page.lang);
+  }
+  if (declared.size < 2) return null;
+  const byTag = [...pagesIn.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const siteLanguage = model.site.info.language;
+  const main =
+    (siteLanguage === null
+      ? undefined
+      : byTag.find((tag) => primaryLanguage(tag) === primaryLanguage(siteLanguage))) ??
+    byTag.reduce((most, tag) => (pagesIn.get(tag)! > pagesIn.get(most)! ? tag : most));
+  return [main, ...byTag.filter((tag) => tag !== main)];
+}
+
+/**
+ * The sections of llms.txt and the order of llms-full.txt: on a site in several languages one per
+ * language (`## Deutsch (de)`), the main language first, each holding that language's pages in
+ * the order of the folder sections; otherwise the folder sections (pageSections).
+ */
+export function listedSections(model: DiscoveryModel): { title: string; pages: Page[] }[] {
+  const sections = pageSections(model);
+  const languages = siteLanguages(model);
+  if (languages === null) return sections;
+  const ordered = sections.flatMap((section) => section.pages);
+  return languages.map((tag) => ({
+    title: `${oneLine(languageName(tag))} (${tag})`,
+    pages: ordered.filter((page) => page.lang === tag),
+  }));
+}
+
+/**
  * One list line. The reference parser reads a title as `[^\]]+`, so a bracket cannot even be
  * escaped there: brackets in titles become parentheses.
  */
@@ -168,7 +208,7 @@ export function llmsTxt(model: DiscoveryModel): string {
     ],
   ]);
 
-  const sections = pageSections(model).map(({ title, pages }) =>
+  const sections = listedSections(model).map(({ title, pages }) =>
     section(
       title,
       pages.map((page) => entry(page.title, pageUrl(page), page.description || page.title)),
@@ -190,7 +230,7 @@ export function llmsTxt(model: DiscoveryModel): string {
 /** /llms-full.txt: every public page's Markdown twin in one document, in the order of llms.txt. */
 export function llmsFullTxt(model: DiscoveryModel): string {
   const { info } = model.site;
-  const pages = pageSections(model).flatMap((section) => section.pages);
+  const pages = listedSections(model).flatMap((section) => section.pages);
   return document([
     `# ${oneLine(model.siteName)}`,
     `> ${oneLine(info.description) || `The public website of ${model.siteName}.`}`,

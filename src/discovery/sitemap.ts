@@ -1,3 +1,4 @@
+import { translationsOf } from '../content/index.js';
 import type { DiscoveryModel } from './model.js';
 import { DISCOVERY_PATHS, sitemapPartPath } from './paths.js';
 
@@ -14,11 +15,21 @@ export const SITEMAP_PROTOCOL_LIMITS: SitemapLimits = {
 };
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+/** The namespace of `xhtml:link` alternates (Google's hreflang in sitemaps). */
+export const XHTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
+
+/** A translation of the page, as an `<xhtml:link rel="alternate" hreflang href>`. */
+export interface SitemapAlternate {
+  hreflang: string;
+  href: string;
+}
 
 export interface SitemapEntry {
   loc: string;
   /** W3C date (YYYY-MM-DD), or null. */
   lastmod: string | null;
+  /** Every copy of the page in a language, itself included (as search engines ask); absent without translations. */
+  alternates?: SitemapAlternate[];
 }
 
 const XML_ESCAPES: Record<string, string> = {
@@ -37,10 +48,16 @@ const W3C_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
 /** Every public page, plus this room's two HTML pages (/docs and /developers). */
 export function sitemapEntries(model: DiscoveryModel): SitemapEntry[] {
-  const pages = model.site.pages.map((page) => ({
-    loc: model.at(page.url),
-    lastmod: W3C_DATE.test(page.lastModified) ? page.lastModified : null,
-  }));
+  const pages = model.site.pages.map((page): SitemapEntry => {
+    const copies = translationsOf(model.site, page);
+    return {
+      loc: model.at(page.url),
+      lastmod: W3C_DATE.test(page.lastModified) ? page.lastModified : null,
+      ...(copies.length > 0
+        ? { alternates: copies.map((copy) => ({ hreflang: copy.lang, href: model.at(copy.url) })) }
+        : {}),
+    };
+  });
   const docsDates = model.site.pages
     .filter((page) => page.url.startsWith('/docs/') && W3C_DATE.test(page.lastModified))
     .map((page) => page.lastModified)
@@ -58,11 +75,19 @@ const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 function urlElement(entry: SitemapEntry): string {
   const lastmod = entry.lastmod ? `<lastmod>${entry.lastmod}</lastmod>` : '';
-  return `  <url><loc>${escapeXml(entry.loc)}</loc>${lastmod}</url>\n`;
+  const alternates = (entry.alternates ?? [])
+    .map(
+      (alternate) =>
+        `\n    <xhtml:link rel="alternate" hreflang="${escapeXml(alternate.hreflang)}" href="${escapeXml(alternate.href)}"/>`,
+    )
+    .join('');
+  return `  <url><loc>${escapeXml(entry.loc)}</loc>${lastmod}${alternates}${alternates ? '\n  ' : ''}</url>\n`;
 }
 
-function urlset(elements: readonly string[]): string {
-  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NAMESPACE}">\n${elements.join('')}</urlset>\n`;
+/** A urlset; with `alternates`, it declares the xhtml namespace its `xhtml:link` elements use. */
+function urlset(elements: readonly string[], alternates = false): string {
+  const xhtml = alternates ? ` xmlns:xhtml="${XHTML_NAMESPACE}"` : '';
+  return `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NAMESPACE}"${xhtml}>\n${elements.join('')}</urlset>\n`;
 }
 
 /**
@@ -71,7 +96,8 @@ function urlset(elements: readonly string[]): string {
  */
 export function buildSitemaps(model: DiscoveryModel, limits: SitemapLimits): Map<string, string> {
   const entries = sitemapEntries(model);
-  const overhead = Buffer.byteLength(urlset([]));
+  const alternates = entries.some((entry) => entry.alternates !== undefined);
+  const overhead = Buffer.byteLength(urlset([], alternates));
   const parts: { elements: string[]; lastmod: string | null }[] = [];
   let current: { elements: string[]; lastmod: string | null; bytes: number } | null = null;
   for (const entry of entries) {
@@ -95,12 +121,12 @@ export function buildSitemaps(model: DiscoveryModel, limits: SitemapLimits): Map
 
   const files = new Map<string, string>();
   if (parts.length <= 1) {
-    files.set(DISCOVERY_PATHS.sitemap, urlset(parts[0]?.elements ?? []));
+    files.set(DISCOVERY_PATHS.sitemap, urlset(parts[0]?.elements ?? [], alternates));
     return files;
   }
   const sitemaps = parts.map((part, i) => {
     const path = sitemapPartPath(i + 1);
-    files.set(path, urlset(part.elements));
+    files.set(path, urlset(part.elements, alternates));
     const lastmod = part.lastmod ? `<lastmod>${part.lastmod}</lastmod>` : '';
     return `  <sitemap><loc>${escapeXml(model.at(path))}</loc>${lastmod}</sitemap>\n`;
   });

@@ -25,16 +25,19 @@ export const ASK_PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '86400',
 };
 
-/** Headers of every /ask answer. The Accept header can select streaming, hence Vary. */
+/**
+ * Headers of every /ask answer. The Accept header can select streaming, and Accept-Language the
+ * pages preferred, hence Vary.
+ */
 export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   ...ASK_CORS_HEADERS,
-  vary: 'Accept',
+  vary: 'Accept, Accept-Language',
   // Every answer carries its own request_id.
   'cache-control': 'no-store',
 };
 
 /** Vary of a JSON answer when compression is on: it may go out in brotli or gzip. */
-export const CODED_ANSWER_VARY = 'Accept, Accept-Encoding';
+export const CODED_ANSWER_VARY = 'Accept, Accept-Language, Accept-Encoding';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

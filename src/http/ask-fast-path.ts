@@ -123,8 +123,9 @@ export function createAskFastPath(
     requestId: string,
     started: number,
   ): void => {
-    const { query } = known.parsed;
     const service = ask();
+    // The asker's Accept-Language can prefer pages in their language (the same query object when not).
+    const query = service.withAcceptLanguage(known.parsed.query, req.headers['accept-language']);
     const outcome = service.outcome(query);
     // The head is laid out once per answer asked again (a reload or eviction brings a new outcome).
     let frame = known.frame;

@@ -28,6 +28,9 @@ export function primaryLanguage(tag: string): string {
 
 const NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
+/** Top folder name → its language (or null), as folderLanguage tells it. */
+const folderLanguages = new Map<string, string | null>();
+
 /**
  * The language a top folder names ("de", "ja", "pt-br", "zh-hans"), or null. Only a two-letter
  * primary subtag that ICU knows counts: "api", "js" or "docs" are folders, not languages.
@@ -35,9 +38,16 @@ const NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none'
 export function folderLanguage(sourcePath: string): string | null {
   const slash = sourcePath.indexOf('/');
   if (slash < 0) return null;
-  const tag = languageTag(sourcePath.slice(0, slash));
-  if (tag === null || !/^[a-z]{2}(?:-|$)/.test(tag)) return null;
-  return NAMES.of(tag) === undefined ? null : tag;
+  const folder = sourcePath.slice(0, slash);
+  let language = folderLanguages.get(folder);
+  if (language === undefined) {
+    const tag = languageTag(folder);
+    language = tag === null || !/^[a-z]{2}(?:-|$)/.test(tag) || NAMES.of(tag) === undefined ? null : tag;
+    // A site has few top folders; telling one costs ICU calls (and an exception for most names).
+    if (folderLanguages.size >= 10_000) folderLanguages.clear();
+    folderLanguages.set(folder, language);
+  }
+  return language;
 }
 
 /** The name of a language in that language ("de" → "Deutsch"), for a language switch. */
@@ -93,13 +103,11 @@ function hanShare(text: string): number {
 }
 
 /**
- * The language of a query among the languages a site has (primary subtags), or null when it
- * cannot tell. A script one of them alone writes decides; otherwise eld's scores, read only for
- * those languages (a short query is often near several: the site's languages are what matter).
+ * The language a text's script alone tells among the candidates (Hangul → ko, kana → ja, Han →
+ * zh, else ja, Thai → th), or null when its script is one several languages write (Latin,
+ * Cyrillic) or none of the candidates writes it.
  */
-export function detectLanguageAmong(text: string, candidates: readonly string[]): string | null {
-  if (candidates.length === 0) return null;
-  if (candidates.length === 1) return candidates[0] as string;
+export function scriptLanguageAmong(text: string, candidates: readonly string[]): string | null {
   const has = (code: string): boolean => candidates.includes(code);
   if (HANGUL_RE.test(text) && has('ko')) return 'ko';
   if (KANA_RE.test(text) && has('ja')) return 'ja';
@@ -108,6 +116,42 @@ export function detectLanguageAmong(text: string, candidates: readonly string[])
     if (has('ja')) return 'ja';
   }
   if (THAI_RE.test(text) && has('th')) return 'th';
+  return null;
+}
+
+/**
+ * The languages an `Accept-Language` header asks for (RFC 9110 12.5.4), as canonical tags, most
+ * wanted first (by q, then by place); `*`, tags that are not BCP 47 and q=0 are left out.
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (header === undefined || header === '') return [];
+  const ranged: { tag: string; q: number; at: number }[] = [];
+  header.split(',').forEach((part, at) => {
+    const [range = '', ...params] = part.split(';');
+    let q = 1;
+    for (const param of params) {
+      const match = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(param);
+      if (match) q = Number(match[1]);
+    }
+    const trimmed = range.trim();
+    if (q <= 0 || trimmed === '*' || trimmed.length > 35) return;
+    const tag = languageTag(trimmed);
+    if (tag !== null) ranged.push({ tag, q, at });
+  });
+  ranged.sort((a, b) => b.q - a.q || a.at - b.at);
+  return [...new Set(ranged.map((r) => r.tag))];
+}
+
+/**
+ * The language of a query among the languages a site has (primary subtags), or null when it
+ * cannot tell. A script one of them alone writes decides; otherwise eld's scores, read only for
+ * those languages (a short query is often near several: the site's languages are what matter).
+ */
+export function detectLanguageAmong(text: string, candidates: readonly string[]): string | null {
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return candidates[0] as string;
+  const byScript = scriptLanguageAmong(text, candidates);
+  if (byScript !== null) return byScript;
   const sample = text.replace(NOISE_RE, ' ');
   if (!LETTER_RE.test(sample)) return null;
   const scores = eld.detect(sample).getScores();
@@ -122,3 +166,13 @@ export function detectLanguageAmong(text: string, candidates: readonly string[])
   }
   return best;
 }
+
+export {
+  correctedQueryOf,
+  formatMessage,
+  MESSAGE_LANGUAGES,
+  messageLanguage,
+  messagesFor,
+  type MessageKey,
+  type Messages,
+} from './messages.js';

@@ -31,6 +31,12 @@ export interface AskQuery {
    * its rules and pages in it are preferred. Absent: told from the query's text.
    */
   lang?: string | null;
+  /**
+   * Without `lang`: the first language of the request's `Accept-Language` that the site has
+   * pages in (a primary subtag, see AskService.withAcceptLanguage). The answer prefers pages in
+   * it, and falls back to every page when none of them matches. Absent: no preference.
+   */
+  preferredLang?: string | null;
 }
 
 /** What the caller asked about the answer's form, apart from its content. */

@@ -1,14 +1,22 @@
-import { detectLanguageAmong, primaryLanguage } from '../language/index.js';
+import {
+  acceptedLanguages,
+  detectLanguageAmong,
+  formatMessage,
+  messagesFor,
+  primaryLanguage,
+  scriptLanguageAmong,
+} from '../language/index.js';
 import type { AskResult, AskSection, NlWebContentItem, NlWebMeta, NlWebResponse } from '../contract/index.js';
 import {
   ASK_STREAM_DEFAULTS,
   MAX_COPIES_LISTED,
   MAX_SECTIONS_PER_PAGE,
+  MAX_TRANSLATIONS_LISTED,
   NLWEB_VERSION,
   SNIPPET_LENGTH,
 } from '../contract/index.js';
 import type { Page, Passage, Site } from '../content/index.js';
-import { encodePagePath } from '../content/index.js';
+import { encodePagePath, translationsOf } from '../content/index.js';
 import {
   analyzeQuery,
   analyzeTokens,
@@ -101,6 +109,12 @@ export interface AskService {
   outcome(query: AskQuery): AskOutcome;
   /** Answers currently held by the cache (for monitoring and tests). */
   readonly cachedAnswerCount: number;
+  /**
+   * The query as asked with this `Accept-Language` header: with `preferredLang`, the first of the
+   * header's languages the site has pages in, when the query has no `lang` and the site more than
+   * one language; else the same query object (so a query parsed once stays one cache key).
+   */
+  withAcceptLanguage(query: AskQuery, header: string | undefined): AskQuery;
   /** Whether the answer to this query is in the cache now. */
   isCached(query: AskQuery): boolean;
   /** What the answer to this query found (the same cached answer; not counted in `counts`): call it after answering. */
@@ -181,6 +195,8 @@ interface PageRecord extends PageSlot {
   url?: string;
   /** The ways it is named (title, aliases), as index terms. */
   names?: string[][];
+  /** The page and its translations (translationsOf), found when a ranking first groups it. */
+  translations?: readonly Page[];
 }
 
 interface Entry {
@@ -251,13 +267,21 @@ export function createAskService(
   const namesOf = (record: PageRecord): string[][] => (record.names ??= pageNames(record.page));
   // The site's own name in a question ("how much does Acme cost") names no page's subject.
   const siteNameTerms = new Set(nameTerms(siteName));
+  const translationsOfRecord = (record: PageRecord): readonly Page[] =>
+    (record.translations ??= translationsOf(site, record.page));
   const pageOf = entries.map((entry) => entry.record);
-  const rankingContext = (scope: string | null, lang: string | null): PageRankingContext<PageRecord> => ({
+  /** `filterBy`: the language whose pages alone are searched (when the site declares it), or null. */
+  const rankingContext = (
+    scope: string | null,
+    lang: string | null,
+    filterBy: string | null = lang,
+  ): PageRankingContext<PageRecord> => ({
     index,
     pageOf,
     namesOf,
     siteNameTerms,
-    allow: allowFor(scope, lang),
+    translationsOf: translationsOfRecord,
+    allow: allowFor(scope, filterBy),
     lang,
     sectionsPerPage: MAX_SECTIONS_PER_PAGE,
   });
@@ -310,9 +334,27 @@ export function createAskService(
     if (!byScope) return byLang;
     return byScope.map((v, d) => v & (byLang[d] as number));
   };
-  /** The query's language: the one asked for, else told from its text among the site's. */
-  const queryLanguage = (text: string, asked: string | null): string | null =>
-    asked !== null ? primaryLanguage(asked) : detectLanguageAmong(text, siteLanguages);
+  /**
+   * The query's language: the one asked for; else the one its script alone tells; else the one
+   * the request's Accept-Language prefers (an asker's own word is better evidence than a detector
+   * reading a few words); else told from its words among the site's.
+   */
+  const queryLanguage = (text: string, asked: string | null, preferred: string | null): string | null => {
+    if (asked !== null) return primaryLanguage(asked);
+    return scriptLanguageAmong(text, siteLanguages) ?? preferred ?? detectLanguageAmong(text, siteLanguages);
+  };
+  // Languages Accept-Language can prefer: those the site declares pages in, when it has several.
+  const preferable = siteLanguages.filter((code) => declared.has(code));
+  const preferredByHeader = new LruCache<string, string | null>(256);
+  const preferredLanguage = (header: string): string | null =>
+    preferredByHeader.getOrSet(header, () => {
+      for (const tag of acceptedLanguages(header)) {
+        const code = primaryLanguage(tag);
+        if (preferable.includes(code)) return code;
+      }
+      return null;
+    });
+  const withPreference = new WeakMap<AskQuery, Map<string, AskQuery>>();
 
   const termIds = index.core.termIds;
   /** The text a passage's snippet quotes (its own text, or its page's description), analysed once. */
@@ -351,6 +393,10 @@ export function createAskService(
     const sections = hits.map(section);
     const best = sections[0] as AskSection;
     const url = pageUrl(record);
+    const translations = translationsOfRecord(record)
+      .filter((copy) => copy !== page)
+      .slice(0, MAX_TRANSLATIONS_LISTED)
+      .map((copy) => ({ url: pageUrl(records.get(copy)!), lang: copy.lang }));
     const others = (copies.groups.get(page.url) ?? [])
       .filter((u) => u !== page.url)
       .slice(0, MAX_COPIES_LISTED)
@@ -375,6 +421,7 @@ export function createAskService(
       sections,
       ...(page.schemaOrg ? { schema_object: page.schemaOrg } : {}),
       ...(others.length > 0 ? { otherCopies: others } : {}),
+      ...(translations.length > 0 ? { translations } : {}),
     };
     return { type: 'resource', resource: { uri: url, mimeType: 'text/html', data } };
   };
@@ -384,9 +431,21 @@ export function createAskService(
     maxResults: number,
     scope: string | null,
     asked: string | null,
+    preferred: string | null,
   ): AskOutcome => {
-    const lang = queryLanguage(text, asked);
-    const ranked = rankPages(rankingContext(scope, lang), text, maxResults);
+    let lang = queryLanguage(text, asked, preferred);
+    let ranked = rankPages(rankingContext(scope, lang), text, maxResults);
+    // Only the asker's preference (not a `lang` they gave) kept every other page out: when none of
+    // the preferred language's pages matches, every page is searched, the query read in the
+    // language its own words tell.
+    if (ranked.pages.length === 0 && asked === null && lang !== null && lang === preferred) {
+      const told = scriptLanguageAmong(text, siteLanguages) ?? detectLanguageAmong(text, siteLanguages);
+      const fallback = rankPages(rankingContext(scope, told, null), text, maxResults);
+      if (fallback.pages.length > 0) {
+        lang = told;
+        ranked = fallback;
+      }
+    }
     const queryTermCount = analyzeQuery(text).length;
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
@@ -409,7 +468,7 @@ export function createAskService(
       [
         {
           type: 'text',
-          text: summaryText(text, siteName, best ? pageUrl(best.page) : '', ranked, scope, typing),
+          text: summaryText(text, siteName, best ? pageUrl(best.page) : '', ranked, scope, typing, lang),
         },
         ...resources,
       ],
@@ -428,27 +487,42 @@ export function createAskService(
   // normalising its text again; the key is reused only while text and maxResults are unchanged.
   const keys = new WeakMap<
     AskQuery,
-    { text: string; maxResults: number; scope: string | null; lang: string | null; key: string }
+    {
+      text: string;
+      maxResults: number;
+      scope: string | null;
+      lang: string | null;
+      preferred: string | null;
+      key: string;
+    }
   >();
   const scopeOf = (query: AskQuery): string | null => normaliseScope(query.scope);
   const cacheKey = (query: AskQuery): string => {
     const known = keys.get(query);
     const scope = scopeOf(query);
     const lang = query.lang ?? null;
+    const preferred = lang === null ? (query.preferredLang ?? null) : null;
     if (
       known &&
       known.text === query.text &&
       known.maxResults === query.maxResults &&
       known.scope === scope &&
-      known.lang === lang
+      known.lang === lang &&
+      known.preferred === preferred
     )
       return known.key;
-    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${lang ?? ''}\u0000${normaliseQuery(query.text)}`;
-    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, lang, key });
+    const key = `${query.maxResults}\u0000${scope ?? ''}\u0000${lang ?? ''}\u0000${preferred ?? ''}\u0000${normaliseQuery(query.text)}`;
+    keys.set(query, { text: query.text, maxResults: query.maxResults, scope, lang, preferred, key });
     return key;
   };
   const computeFor = (query: AskQuery): AskOutcome =>
-    compute(normaliseQuery(query.text), query.maxResults, scopeOf(query), query.lang ?? null);
+    compute(
+      normaliseQuery(query.text),
+      query.maxResults,
+      scopeOf(query),
+      query.lang ?? null,
+      query.lang ? null : (query.preferredLang ?? null),
+    );
   const counts: AskCounts = { answers: 0, zeroResults: 0, cacheHits: 0 };
   const askedOnce = new Set<string>();
   // The answer computed last, cached or not: the summary asked for right after answering, and a
@@ -508,6 +582,16 @@ export function createAskService(
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
+    withAcceptLanguage(query, header) {
+      if (header === undefined || preferable.length < 2 || query.lang) return query;
+      const preferred = preferredLanguage(header);
+      if (preferred === null) return query;
+      let byLanguage = withPreference.get(query);
+      if (!byLanguage) withPreference.set(query, (byLanguage = new Map()));
+      let preferring = byLanguage.get(preferred);
+      if (!preferring) byLanguage.set(preferred, (preferring = { ...query, preferredLang: preferred }));
+      return preferring;
+    },
     summary: (query) => lookup(query, false).summary,
     counts,
     analyseSnippetTexts(budgetMs) {
@@ -593,11 +677,15 @@ function summaryText(
   ranked: PageRanking<PageRecord>,
   scope: string | null,
   typing: boolean,
+  lang: string | null,
 ): string {
   const { outcome } = ranked;
   const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
   const corrected = outcome.corrections.length > 0;
-  const showing = corrected ? `Showing results for ${quoted(outcome.correctedText)}. ` : '';
+  // The correction is said in the asker's language (the rest is written for agents, in English).
+  const showing = corrected
+    ? `${formatMessage(messagesFor(lang).showingResultsFor, { query: outcome.correctedText })}. `
+    : '';
   // The results are for the corrected words: the count names them, never the misspelling.
   const searched = corrected ? outcome.correctedText : query;
   const best = ranked.pages[0];

@@ -29,7 +29,7 @@ import { compareCodePoints as compareKeys } from '../unicode/index.js';
  * (analyzer, stemmer, build). Bump it with any such change: a saved index snapshot (see
  * src/snapshot) of another version is rebuilt rather than served.
  */
-export const SEARCH_ENGINE_VERSION = 3;
+export const SEARCH_ENGINE_VERSION = 4;
 
 export const FIELD_COUNT = FIELD_NAMES.length;
 const TF_MAX = 0xffff;

@@ -55,6 +55,11 @@ export interface PageRankingContext<P extends PageSlot> {
   lang: string | null;
   /** Sections listed per page at most. */
   sectionsPerPage: number;
+  /**
+   * The page and its translations (the same array for every member), or an empty list when it has
+   * none: a page and its translations are one result, as a group of copies is.
+   */
+  translationsOf?: (page: P) => readonly unknown[];
 }
 
 /** A result: a page (the preferred of its copies that matched), its score and best sections. */
@@ -209,19 +214,26 @@ export const PAGE_STEPS: readonly PageStep[] = [
     },
   },
   {
-    // One result per group of copies (its best-placed member), until `maxResults`; each with its
-    // sections and coverage (only the pages kept: ~10 of the ~80 a ranking groups on a large site).
+    // One result per group of copies and per page with its translations (the best-placed member
+    // stands for the others, which its result lists), until `maxResults`; each with its sections
+    // and coverage (only the pages kept: ~10 of the ~80 a ranking groups on a large site).
     name: 'copies',
     run(round) {
       const { outcome, kept } = round;
       const totalWeight = outcome.queryWords.reduce((a, w) => a + w.weight, 0);
       const wordsOf = queryWordsOfTerms(outcome.queryWords);
-      const groupsSeen = new Set<readonly string[]>();
+      const groupsSeen = new Set<readonly unknown[]>();
+      const { translationsOf } = round.ctx;
       for (const { page, hits, score } of round.candidates) {
         const group = page.copies;
         if (group) {
           if (groupsSeen.has(group)) continue;
           groupsSeen.add(group);
+        }
+        const translations = translationsOf?.(page);
+        if (translations !== undefined && translations.length > 0) {
+          if (groupsSeen.has(translations)) continue;
+          groupsSeen.add(translations);
         }
         const covered = coveredWeight(outcome.queryWords, wordsOf, hits);
         kept.push({ page, score, hits, coverage: totalWeight > 0 ? covered / totalWeight : 0 });

@@ -19,6 +19,8 @@ import {
   brandMarkHtml,
   logoAddress,
 } from './brand.js';
+import { messagesFor, type Messages } from '../language/index.js';
+import { renderLanguageSwitch } from './language-switch.js';
 
 /** schema.org type of the page in its JSON-LD. */
 export type PageKind =
@@ -79,9 +81,24 @@ function translationLinks(options: LayoutOptions): string[] {
   );
 }
 
+/** The page's language: its own, else the site's, else English. */
+const languageOf = (options: LayoutOptions): string => options.lang ?? options.site.info.language ?? 'en';
+
+/** `og:locale` (language_TERRITORY) of a BCP 47 tag: "pt-BR" → "pt_BR", "de" → "de_DE" (its likely region). */
+function ogLocale(tag: string): string {
+  try {
+    const locale = new Intl.Locale(tag).maximize();
+    return locale.region ? `${locale.language}_${locale.region}` : locale.language;
+  } catch {
+    return tag;
+  }
+}
+
 /** The one HTML layout shared by every page of the site, the discovery pages included. */
 export function renderLayout(options: LayoutOptions): string {
   const { site, publicBaseUrl, canonicalPath } = options;
+  const lang = languageOf(options);
+  const words = messagesFor(lang);
   const canonical = absoluteUrl(publicBaseUrl, canonicalPath);
   const isHome = canonicalPath === '/';
   const fullTitle = isHome ? `${site.info.name} | ${options.title}` : `${options.title} | ${site.info.name}`;
@@ -118,7 +135,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<meta property="og:title" content="${escapeHtml(options.title)}">`,
     `<meta property="og:description" content="${escapeHtml(options.description)}">`,
     `<meta property="og:url" content="${escapeHtml(canonical)}">`,
-    '<meta property="og:locale" content="en_GB">',
+    `<meta property="og:locale" content="${escapeHtml(ogLocale(lang))}">`,
     ...socialImageTags(site, publicBaseUrl),
     `<script type="application/ld+json">${jsonForScript(structuredData(options, canonical, crumbs))}</script>`,
   ].filter((line) => line !== '');
@@ -127,15 +144,15 @@ export function renderLayout(options: LayoutOptions): string {
 
   return [
     '<!doctype html>',
-    `<html lang="${escapeHtml(options.lang ?? options.site.info.language ?? 'en')}">`,
+    `<html lang="${escapeHtml(lang)}">`,
     '<head>',
     ...head,
     '</head>',
     '<body>',
-    '<a class="skip-link" href="#main">Skip to main content</a>',
-    renderHeader(site, canonicalPath, options.headerSearch ?? true),
+    `<a class="skip-link" href="#main">${escapeHtml(words.skipToContent)}</a>`,
+    renderHeader(site, canonicalPath, options.headerSearch ?? true, lang),
     `<main id="main" tabindex="-1">${wrapTables(main)}</main>`,
-    renderFooter(site),
+    renderFooter(site, words),
     '</body>',
     '</html>',
     '',
@@ -143,21 +160,23 @@ export function renderLayout(options: LayoutOptions): string {
 }
 
 function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
+  const lang = languageOf(options);
+  const words = messagesFor(lang);
   const toc = (options.headings ?? []).filter((heading) => heading.level === 2 && heading.anchor !== '');
   const tocHtml =
     toc.length >= 3 && !options.sideHtml
-      ? `<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title" class="toc-title">On this page</h2><ol>${toc
+      ? `<nav class="toc" aria-labelledby="toc-title"><h2 id="toc-title" class="toc-title">${escapeHtml(words.onThisPage)}</h2><ol>${toc
           .map((h) => `<li><a href="#${escapeHtml(h.anchor)}">${escapeHtml(h.text)}</a></li>`)
           .join('')}</ol></nav>`
       : '';
   const updated = options.dateModified
-    ? `<p class="page-meta">Updated <time datetime="${escapeHtml(options.dateModified)}">${escapeHtml(
-        formatDate(options.dateModified),
+    ? `<p class="page-meta">${escapeHtml(words.updated)} <time datetime="${escapeHtml(options.dateModified)}">${escapeHtml(
+        formatDate(options.dateModified, lang),
       )}</time></p>`
     : '';
   return [
     '<div class="page-header"><div class="container">',
-    renderBreadcrumbs(crumbs),
+    renderBreadcrumbs(crumbs, words),
     `<h1>${escapeHtml(options.title)}</h1>`,
     options.description ? `<p class="lead">${escapeHtml(options.description)}</p>` : '',
     options.headerHtml ?? '',
@@ -171,14 +190,14 @@ function renderArticle(options: LayoutOptions, crumbs: Crumb[]): string {
   ].join('');
 }
 
-function renderBreadcrumbs(crumbs: Crumb[]): string {
+function renderBreadcrumbs(crumbs: Crumb[], words: Messages): string {
   if (crumbs.length < 2) return '';
   const items = crumbs.map((crumb, index) =>
     index === crumbs.length - 1
       ? `<li><span aria-current="page">${escapeHtml(crumb.name)}</span></li>`
       : `<li><a href="${escapeHtml(encodePagePath(crumb.path))}">${escapeHtml(crumb.name)}</a></li>`,
   );
-  return `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
+  return `<nav class="breadcrumbs" aria-label="${escapeHtml(words.breadcrumb)}"><ol>${items.join('')}</ol></nav>`;
 }
 
 function isCurrentSection(navUrl: string, path: string): boolean {
@@ -188,24 +207,26 @@ function isCurrentSection(navUrl: string, path: string): boolean {
   return path.startsWith(folder);
 }
 
-function menuLinkHtml(link: MenuLink, path: string | null): string {
+function menuLinkHtml(link: MenuLink, path: string | null, words: Messages): string {
   const href = escapeHtml(link.external ? link.url : encodePagePath(link.url));
-  if (path === null) return `<li><a href="${href}">${escapeHtml(link.label)}</a></li>`;
+  const label = escapeHtml(link.labelKey ? words[link.labelKey] : link.label);
+  if (path === null) return `<li><a href="${href}">${label}</a></li>`;
   const current = link.url === path ? ' aria-current="page"' : '';
   const section = !current && !link.external && isCurrentSection(link.url, path) ? ' class="is-section"' : '';
-  return `<li><a href="${href}"${current}${section}>${escapeHtml(link.label)}</a></li>`;
+  return `<li><a href="${href}"${current}${section}>${label}</a></li>`;
 }
 
-function renderHeader(site: Site, path: string, withSearch: boolean): string {
+function renderHeader(site: Site, path: string, withSearch: boolean, lang: string): string {
+  const words = messagesFor(lang);
   const demoPath = demoPathOf(site);
-  const links = headerLinksOf(site).map((link) => menuLinkHtml(link, path));
+  const links = headerLinksOf(site).map((link) => menuLinkHtml(link, path, words));
   const search = withSearch
     ? [
-        '<form class="header-search" role="search" aria-label="Site search" action="/search" method="get" data-live-search>',
-        '<label class="visually-hidden" for="header-search-input">Search the site</label>',
-        '<input id="header-search-input" class="search-input" type="search" name="q" placeholder="Search" ',
+        `<form class="header-search" role="search" aria-label="${escapeHtml(words.siteSearch)}" action="/search" method="get" data-live-search>`,
+        `<label class="visually-hidden" for="header-search-input">${escapeHtml(words.searchTheSite)}</label>`,
+        `<input id="header-search-input" class="search-input" type="search" name="q" placeholder="${escapeHtml(words.searchPlaceholder)}" `,
         'autocomplete="off" spellcheck="false" maxlength="1000" required>',
-        '<button class="search-submit" type="submit"><span class="visually-hidden">Search</span>',
+        `<button class="search-submit" type="submit"><span class="visually-hidden">${escapeHtml(words.search)}</span>`,
         '<svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">',
         '<path d="M8.5 3a5.5 5.5 0 1 0 3.3 9.9l3.7 3.6 1.2-1.2-3.6-3.7A5.5 5.5 0 0 0 8.5 3zm0 1.6a3.9 3.9 0 1 1 0 7.8 3.9 3.9 0 0 1 0-7.8z"/>',
         '</svg></button>',
@@ -217,17 +238,20 @@ function renderHeader(site: Site, path: string, withSearch: boolean): string {
     '<header class="site-header">',
     '<div class="container header-inner">',
     `<a class="brand" href="/">${brandMarkHtml(site, 'header')}</a>`,
-    links.length > 0 ? `<nav class="main-nav" aria-label="Main"><ul>${links.join('')}</ul></nav>` : '',
+    links.length > 0
+      ? `<nav class="main-nav" aria-label="${escapeHtml(words.mainNavigation)}"><ul>${links.join('')}</ul></nav>`
+      : '',
     search,
     `<a class="button button-primary header-cta" href="${escapeHtml(encodePagePath(demoPath))}"${
       demoPath === path ? ' aria-current="page"' : ''
-    }>Request a demo</a>`,
+    }>${escapeHtml(words.requestDemo)}</a>`,
+    renderLanguageSwitch(site, path, lang),
     '</div>',
     '</header>',
   ].join('');
 }
 
-function renderFooter(site: Site): string {
+function renderFooter(site: Site, words: Messages): string {
   const { info } = site;
   const contact = [
     info.address ? `<p>${escapeHtml(info.address)}</p>` : '',
@@ -235,12 +259,11 @@ function renderFooter(site: Site): string {
       ? `<p><a href="mailto:${escapeHtml(info.contactEmail)}">${escapeHtml(info.contactEmail)}</a></p>`
       : '',
   ].join('');
-  const columns = footerColumnsOf(site).map(
-    (column) =>
-      `<nav class="footer-nav" aria-label="${escapeHtml(column.title)}"><h2 class="footer-title">${escapeHtml(
-        column.title,
-      )}</h2><ul>${column.links.map((link) => menuLinkHtml(link, null)).join('')}</ul></nav>`,
-  );
+  const columns = footerColumnsOf(site).map((column) => {
+    const title = escapeHtml(column.titleKey ? words[column.titleKey] : column.title);
+    const links = column.links.map((link) => menuLinkHtml(link, null, words)).join('');
+    return `<nav class="footer-nav" aria-label="${title}"><h2 class="footer-title">${title}</h2><ul>${links}</ul></nav>`;
+  });
   return [
     '<footer class="site-footer">',
     '<div class="container footer-grid">',
@@ -276,10 +299,22 @@ function socialImageTags(site: Site, publicBaseUrl: string): string[] {
   ];
 }
 
-/** "2026-10-14" → "14 October 2026" (fixed English, independent of the server's locale). */
-function formatDate(isoDate: string): string {
+/**
+ * "2026-10-14" → "14 October 2026" in English (fixed, independent of the server's locale); in
+ * another language, as ICU writes a long date in it ("14. Oktober 2026", "2026年10月14日").
+ */
+function formatDate(isoDate: string, lang: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
   if (!match) return isoDate;
+  if (!/^en(?:-|$)/i.test(lang)) {
+    try {
+      return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(
+        new Date(`${isoDate}T00:00:00Z`),
+      );
+    } catch {
+      // A tag ICU cannot format in: the English form below.
+    }
+  }
   const months = [
     'January',
     'February',
@@ -327,7 +362,7 @@ function structuredData(options: LayoutOptions, canonical: string, crumbs: Crumb
     name: info.name,
     description: info.description || undefined,
     publisher: { '@id': organizationId },
-    inLanguage: 'en',
+    inLanguage: site.info.language ?? languageOf(options),
     potentialAction: {
       '@type': 'SearchAction',
       target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(publicBaseUrl, '/search')}?q={q}` },
@@ -342,7 +377,7 @@ function structuredData(options: LayoutOptions, canonical: string, crumbs: Crumb
     url: canonical,
     name: options.title,
     description: options.description,
-    inLanguage: 'en',
+    inLanguage: languageOf(options),
     isPartOf: { '@id': websiteId },
     publisher: { '@id': organizationId },
   };

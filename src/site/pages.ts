@@ -8,6 +8,7 @@ import {
   type FormDescriptor,
   type FormState,
 } from './forms.js';
+import { folderLanguage, formatMessage, messagesFor } from '../language/index.js';
 import { renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
 import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
@@ -321,15 +322,17 @@ export function renderSearchHits(hits: readonly SearchHit[]): string {
 
 /** /search: the form, and the results rendered on the server (the page works without JavaScript). */
 export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string {
+  const lang = siteLanguageOf(view.site);
+  const words = messagesFor(lang);
   const body = [
     '<div class="page-header"><div class="container">',
-    '<h1 id="search-title">Search</h1>',
-    '<form class="search-page-form" role="search" aria-label="Search this site" action="/search" method="get" data-search-page>',
-    '<label class="visually-hidden" for="search-page-input">Search query</label>',
+    `<h1 id="search-title">${escapeHtml(words.search)}</h1>`,
+    `<form class="search-page-form" role="search" aria-label="${escapeHtml(words.searchThisSite)}" action="/search" method="get" data-search-page>`,
+    `<label class="visually-hidden" for="search-page-input">${escapeHtml(words.searchQuery)}</label>`,
     `<input id="search-page-input" class="search-input" type="search" name="q" value="${escapeHtml(
       outcome.query,
-    )}" maxlength="1000" required autocomplete="off" spellcheck="false" placeholder="Search pages and documentation">`,
-    '<button class="button button-primary" type="submit">Search</button>',
+    )}" maxlength="1000" required autocomplete="off" spellcheck="false" placeholder="${escapeHtml(words.searchPagePlaceholder)}">`,
+    `<button class="button button-primary" type="submit">${escapeHtml(words.search)}</button>`,
     '</form>',
     '</div></div>',
     '<div class="container section search-page" data-search-results>',
@@ -340,9 +343,10 @@ export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string
   ].join('');
   return renderLayout({
     ...view,
-    title: outcome.query ? `Search: ${outcome.query}` : 'Search',
-    description: `Search the pages and documentation of ${view.site.info.name}.`,
+    title: outcome.query ? formatMessage(words.searchTitle, { query: outcome.query }) : words.search,
+    description: formatMessage(words.searchDescription, { site: view.site.info.name }),
     canonicalPath: '/search',
+    lang,
     bare: true,
     bodyHtml: body,
     kind: 'SearchResultsPage',
@@ -383,9 +387,12 @@ export function renderNotFoundPage(
 ): string {
   const suggestions = navigationOf(view.site);
   const query = notFoundQuery(path);
+  // The language of the folder asked for (/de/…), else the site's.
+  const lang = folderLanguage(path.replace(/^\/+/, '')) ?? siteLanguageOf(view.site);
+  const words = messagesFor(lang);
   const didYouMean =
     closest.length > 0
-      ? `<h2 id="closest-title">Did you mean</h2><ul class="closest-pages" aria-labelledby="closest-title">${closest
+      ? `<h2 id="closest-title">${escapeHtml(words.didYouMean)}</h2><ul class="closest-pages" aria-labelledby="closest-title">${closest
           .map(
             (page) =>
               `<li><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(page.title)}</a> <code>${escapeHtml(
@@ -396,17 +403,18 @@ export function renderNotFoundPage(
       : '';
   const body = [
     '<section class="container not-found" aria-labelledby="not-found-title">',
-    '<p class="code">Error 404</p>',
-    '<h1 id="not-found-title">Page not found</h1>',
-    `<p class="lead">There is no page at <code>${escapeHtml(path)}</code>. It may have moved, or the address may be mistyped.</p>`,
-    '<form class="search-page-form" role="search" aria-label="Search this site" action="/search" method="get">',
-    '<label class="visually-hidden" for="not-found-search">Search the site</label>',
-    `<input id="not-found-search" class="search-input" type="search" name="q" maxlength="1000" required placeholder="Search the site" value="${escapeHtml(query)}">`,
-    '<button class="button button-primary" type="submit">Search</button>',
+    `<p class="code">${escapeHtml(formatMessage(words.errorCode, { status: 404 }))}</p>`,
+    `<h1 id="not-found-title">${escapeHtml(words.notFoundTitle)}</h1>`,
+    // The message is escaped first, then its placeholder becomes the (escaped) path in <code>.
+    `<p class="lead">${formatMessage(escapeHtml(words.notFoundLead), { path: `<code>${escapeHtml(path)}</code>` })}</p>`,
+    `<form class="search-page-form" role="search" aria-label="${escapeHtml(words.searchThisSite)}" action="/search" method="get">`,
+    `<label class="visually-hidden" for="not-found-search">${escapeHtml(words.searchTheSite)}</label>`,
+    `<input id="not-found-search" class="search-input" type="search" name="q" maxlength="1000" required placeholder="${escapeHtml(words.searchTheSite)}" value="${escapeHtml(query)}">`,
+    `<button class="button button-primary" type="submit">${escapeHtml(words.search)}</button>`,
     '</form>',
     didYouMean,
     suggestions.length > 0
-      ? `<h2>Popular pages</h2><ul class="cards">${suggestions
+      ? `<h2>${escapeHtml(words.popularPages)}</h2><ul class="cards">${suggestions
           .map(
             (page) =>
               `<li class="card"><h3 class="card-title"><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(
@@ -415,19 +423,25 @@ export function renderNotFoundPage(
           )
           .join('')}</ul>`
       : '',
-    '<p><a href="/">Go to the home page</a></p>',
+    `<p><a href="/">${escapeHtml(words.goHome)}</a></p>`,
     '</section>',
   ].join('');
   return renderLayout({
     ...view,
-    title: 'Page not found',
-    description: `The page ${path} does not exist on this site.`,
+    title: words.notFoundTitle,
+    description: formatMessage(words.notFoundDescription, { path }),
     canonicalPath: path,
+    lang,
     bare: true,
     bodyHtml: body,
     robots: 'noindex',
     headerSearch: false,
   });
+}
+
+/** The language of the site's own pages (search, errors): `_site.yaml` `language`, else English. */
+function siteLanguageOf(site: Site): string {
+  return site.info.language ?? 'en';
 }
 
 /** Any other error answered as HTML (a form post that was too large, a server failure). */

@@ -1,4 +1,5 @@
 import type { NavLink, Page, Site } from '../content/index.js';
+import type { MessageKey } from '../language/index.js';
 
 /**
  * Where a page's Markdown twin is served: the page URL + `.md`, and for a folder index
@@ -35,6 +36,8 @@ interface SiteOutline {
 /** A link as the header and footer show it: the label resolved, external addresses marked. */
 export interface MenuLink {
   label: string;
+  /** For Frontdoor's own default words: the catalogue key the page's language shows instead. */
+  labelKey?: MessageKey;
   /** A decoded site path, or an absolute address when `external`. */
   url: string;
   external: boolean;
@@ -42,6 +45,8 @@ export interface MenuLink {
 
 export interface MenuColumn {
   title: string;
+  /** For Frontdoor's own default words: the catalogue key the page's language shows instead. */
+  titleKey?: MessageKey;
   links: MenuLink[];
 }
 
@@ -68,13 +73,17 @@ function outlineOf(site: Site): SiteOutline {
   const headerLinks = site.info.navigation
     ? site.info.navigation.map((link) => menuLink(site, link))
     : (navigation.length > 0 ? navigation : topLevelPages(site)).map(pageLink);
-  const footerColumns = site.info.footer
+  const footerColumns: MenuColumn[] = site.info.footer
     ? site.info.footer.map((column) => ({
         title: column.title,
         links: column.links.map((link) => menuLink(site, link)),
       }))
     : defaultFooterColumns(site, headerLinks, demoPath);
-  footerColumns.push({ title: 'Developers and agents', links: DEVELOPER_LINKS });
+  footerColumns.push({
+    title: 'Developers and agents',
+    titleKey: 'footerDevelopers',
+    links: DEVELOPER_LINKS,
+  });
   outline = { childrenByFolder, navigation, demoPath, headerLinks, footerColumns };
   outlines.set(site, outline);
   return outline;
@@ -166,11 +175,11 @@ export const COMPANY_PAGES: readonly string[] = [
 
 /** Frontdoor's own pages for developers and agents, on every site. */
 const DEVELOPER_LINKS: MenuLink[] = [
-  { label: 'Developers', url: '/developers', external: false },
-  { label: 'API documentation', url: '/docs', external: false },
-  { label: 'OpenAPI contract', url: '/openapi.json', external: false },
+  { label: 'Developers', labelKey: 'developers', url: '/developers', external: false },
+  { label: 'API documentation', labelKey: 'apiDocumentation', url: '/docs', external: false },
+  { label: 'OpenAPI contract', labelKey: 'openApiContract', url: '/openapi.json', external: false },
   { label: 'llms.txt', url: '/llms.txt', external: false },
-  { label: 'Sitemap', url: '/sitemap.xml', external: false },
+  { label: 'Sitemap', labelKey: 'sitemap', url: '/sitemap.xml', external: false },
 ];
 
 function pageLink(page: Page): MenuLink {
@@ -212,8 +221,8 @@ const MAX_DERIVED_HEADER_LINKS = 6;
 function defaultFooterColumns(site: Site, headerLinks: MenuLink[], demoPath: string): MenuColumn[] {
   const explore: MenuLink[] = [
     ...headerLinks,
-    { label: 'Request a demo', url: demoPath, external: false },
-    { label: 'Search', url: '/search', external: false },
+    { label: 'Request a demo', labelKey: 'requestDemo', url: demoPath, external: false },
+    { label: 'Search', labelKey: 'search', url: '/search', external: false },
   ];
   const shown = new Set(explore.map((link) => link.url.replace(/\/$/, '')));
   const company = COMPANY_PAGES.flatMap((path) => {
@@ -221,7 +230,7 @@ function defaultFooterColumns(site: Site, headerLinks: MenuLink[], demoPath: str
     return page && !shown.has(path) ? [pageLink(page)] : [];
   });
   return [
-    { title: 'Explore', links: explore },
-    ...(company.length > 0 ? [{ title: 'Company', links: company }] : []),
+    { title: 'Explore', titleKey: 'footerExplore', links: explore },
+    ...(company.length > 0 ? [{ title: 'Company', titleKey: 'footerCompany' as const, links: company }] : []),
   ];
 }

@@ -1,4 +1,5 @@
 import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
+import { correctedQueryOf, formatMessage, messagesFor } from '../language/index.js';
 import { normaliseQuery, type AnswerSummary, type AskService } from '../nlweb/index.js';
 import type { SearchHit, SearchOutcome } from './pages.js';
 
@@ -47,8 +48,17 @@ function highlightsOf(value: unknown, snippet: string): SearchHit['highlights'] 
   );
 }
 
-/** The search page's results, from the NLWeb answer: one entry per page, its other sections inside. */
-export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: string): SearchOutcome {
+/**
+ * The search page's results, from the NLWeb answer: one entry per page, its other sections inside;
+ * its own words in `lang` (the search page's language).
+ */
+export function outcomeOf(
+  query: string,
+  answer: NlWebResponse,
+  publicBaseUrl: string,
+  lang: string | null = null,
+): SearchOutcome {
+  const words = messagesFor(lang);
   let status = '';
   const hits: SearchHit[] = [];
   for (const item of answer.content) {
@@ -88,19 +98,23 @@ export function outcomeOf(query: string, answer: NlWebResponse, publicBaseUrl: s
       });
     }
   }
-  const corrected = /^Showing results for “(.*?)”\./.exec(status);
-  const weak = /^(?:Showing results for “.*?”\. )?No page on /.test(status);
+  // The answer says its correction in the asker's language, whichever that is.
+  const corrected = correctedQueryOf(status);
+  const weak = /^No page on /.test(corrected ? status.slice(corrected.length) : status);
   // The answer's own text is written for agents (it repeats the top URL); people get a count, for
   // the corrected query when there is one (never the misspelling beside "Showing results for").
-  const shown = corrected ? corrected[1]! : query;
+  const shown = corrected ? corrected.query : query;
   if (hits.length > 0)
     status = weak
-      ? `No page matches “${shown}” well; the closest ${hits.length === 1 ? 'page' : 'pages'}:`
-      : `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${shown}”`;
+      ? formatMessage(words.noPageMatches, { query: shown })
+      : formatMessage(hits.length === 1 ? words.oneResultFor : words.resultsFor, {
+          count: hits.length,
+          query: shown,
+        });
   return {
     query,
     status,
-    ...(corrected ? { correction: `Showing results for “${corrected[1]}”` } : {}),
+    ...(corrected ? { correction: formatMessage(words.showingResultsFor, { query: corrected.query }) } : {}),
     hits,
   };
 }
@@ -120,12 +134,15 @@ export async function searchForPage(
    * when the client is over its search limit (RATE_LIMIT_ASK, shared with /ask), else null.
    */
   refusal: () => string | null | Promise<string | null> = () => null,
+  /** The search page's language (its own words), and the asker's for the answer (Accept-Language). */
+  languages: { lang?: string | null; acceptLanguage?: string } = {},
 ): Promise<{ status: number; outcome: SearchOutcome; summary: AnswerSummary | null }> {
   const query = normaliseQuery(rawQuery);
+  const lang = languages.lang ?? null;
   if (query === '')
     return {
       status: 200,
-      outcome: { query: '', status: 'Type a question or a few words to search the site.', hits: [] },
+      outcome: { query: '', status: messagesFor(lang).searchPrompt, hits: [] },
       summary: null,
     };
   const length = codePointLength(query);
@@ -141,7 +158,10 @@ export async function searchForPage(
     };
   const refused = await refusal();
   if (refused !== null) return { status: 429, outcome: { query, status: refused, hits: [] }, summary: null };
-  const asked = { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null };
+  const asked = ask.withAcceptLanguage(
+    { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null },
+    languages.acceptLanguage,
+  );
   const answer = ask.answer(asked, requestId);
-  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl), summary: ask.summary(asked) };
+  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl, lang), summary: ask.summary(asked) };
 }

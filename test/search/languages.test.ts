@@ -6,10 +6,24 @@ describe('analysis per language', () => {
   it('cuts Chinese, Japanese and Korean runs into overlapping bigrams, Latin words inside them apart', () => {
     expect(analyze('压缩方法')).toEqual(['压缩', '缩方', '方法']);
     expect(analyze('使用fetch请求')).toEqual(['使用', 'fetch', '请求']);
-    expect(analyze('함수를 호출')).toEqual(['함수', '수를', '호출']);
+    // Korean: each syllable too (a particle is written onto its noun).
+    expect(analyze('함수를 호출')).toEqual(['함수', '수를', '함', '수', '를', '호출', '호', '출']);
     // A character alone is a term.
     expect(analyze('树')).toEqual(['树']);
     expect(analyze('関数の引数')).toContain('引数');
+  });
+
+  it('finds a one-syllable Korean noun under another particle', () => {
+    const index = buildIndex([
+      {
+        key: 'value',
+        lang: 'ko',
+        fields: { title: '변수', headings: '', body: '값이 바뀌면 새 값을 저장합니다' },
+      },
+      { key: 'other', lang: 'ko', fields: { title: '함수', headings: '', body: '함수를 호출합니다' } },
+    ]);
+    // "값은" is in neither text; "값" alone is in the first.
+    expect(search(index, '값은', { limit: 5 }).map((r) => r.key)).toEqual(['value']);
   });
 
   it('segments Thai into dictionary words', () => {

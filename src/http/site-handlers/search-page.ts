@@ -20,6 +20,7 @@ export function registerSearchPageRoute(app: FastifyInstance, { context, view }:
       context.config.publicBaseUrl,
       request.id,
       refusal,
+      { lang: view().site.info.language, acceptLanguage: request.headers['accept-language'] },
     );
     if (summary)
       context.insight?.search('page', outcome.query, summary, request.headers, clientAddress(request));

@@ -75,14 +75,15 @@ function registerAskRoutes(
 
     // Read once: a content reload may replace the service while this request is answered.
     const ask = context.ask;
+    const query = ask.withAcceptLanguage(parsed.query, request.headers['accept-language']);
     const streaming = parsed.delivery.streaming ?? acceptPrefersEventStream(request.headers.accept);
     // Counted once answered (the summary comes from the answer just cached); HEAD asks nothing.
     const counted = () => {
       if (insight && request.method !== 'HEAD')
         insight.search(
           streaming ? 'stream' : request.method === 'POST' ? 'post' : 'get',
-          parsed.query.text,
-          ask.summary(parsed.query),
+          query.text,
+          ask.summary(query),
           request.headers,
           clientAddress(request),
         );
@@ -90,18 +91,18 @@ function registerAskRoutes(
     if (streaming && request.method !== 'HEAD') {
       const release = ask.streams.tryAcquire(clientAddress(request));
       if (release) {
-        const answer = ask.answer(parsed.query, request.id);
+        const answer = ask.answer(query, request.id);
         counted();
         return streamAnswer(request, reply, answer, release);
       }
       // Over the stream limits the same answer still goes out, as one JSON body.
       request.log.warn({ active: ask.streams.active }, 'stream limit reached: answering with JSON');
     }
-    const outcome = ask.outcome(parsed.query);
+    const outcome = ask.outcome(query);
     counted();
     return sendAnswer(
       reply,
-      writer.answer(ask, outcome, parsed.query, request.id, request.headers['accept-encoding']),
+      writer.answer(ask, outcome, query, request.id, request.headers['accept-encoding']),
     );
   };
 

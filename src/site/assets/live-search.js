@@ -149,10 +149,35 @@ function resultItem(data) {
   return item;
 }
 
-/** "Showing results for “…”." at the start of the answer's text, or null. */
+/**
+ * "Showing results for “…”" as /ask writes it in each language of the server's message catalogue
+ * (src/language/messages.ts, `showingResultsFor`; test/site/languages.test.ts keeps the two equal):
+ * the answer says it in the asker's language.
+ */
+export const SHOWING_TEMPLATES = [
+  'Ergebnisse für „{query}“',
+  'Showing results for “{query}”',
+  'Mostrando resultados para «{query}»',
+  'Résultats pour « {query} »',
+  '「{query}」の検索結果を表示しています',
+  '显示“{query}”的结果',
+];
+
+const SHOWING_PATTERNS = SHOWING_TEMPLATES.map((template) => {
+  const [before, after] = template.split('{query}');
+  return new RegExp(`^${escapeRegExp(before)}(.*?)${escapeRegExp(after)}\\. `, 'u');
+});
+
+/**
+ * The correction at the start of the answer's text ("Showing results for “…”. " in any language):
+ * the corrected query and the text after it; null without one.
+ */
 function correctionOf(text) {
-  const match = /^Showing results for “(.*?)”\./.exec(text);
-  return match ? match[1] : null;
+  for (const pattern of SHOWING_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match) return { query: match[1], rest: text.slice(match[0].length) };
+  }
+  return null;
 }
 
 /**
@@ -227,8 +252,8 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
         if (summary !== '') return;
         summary = text;
         const corrected = correctionOf(text);
-        if (corrected) shown = corrected;
-        correction.textContent = corrected ? `Showing results for “${corrected}”` : '';
+        if (corrected) shown = corrected.query;
+        correction.textContent = corrected ? `Showing results for “${corrected.query}”` : '';
         correction.hidden = !corrected;
       },
       result(data) {
@@ -240,7 +265,7 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
       done(ok) {
         stop = null;
         if (!ok) status.textContent = 'Live search is not available right now. Press Enter to search.';
-        else if (count > 0 && /^(?:Showing results for “.*?”\. )?No page on /.test(summary))
+        else if (count > 0 && /^No page on /.test(correctionOf(summary)?.rest ?? summary))
           status.textContent = `No page matches “${shown}” well; the closest ${count === 1 ? 'page' : 'pages'}:`;
         else if (count > 0)
           status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${shown}”`;

@@ -178,7 +178,7 @@ describe('/ask', () => {
       // A popular answer (asked more than once: kept) prefers gzip, spliced from bytes deflated once.
       const popularExpected = acceptEncoding === 'gzip, deflate, br' ? 'gzip' : expected;
       expect(response.headers['content-encoding'], String(acceptEncoding)).toBe(popularExpected);
-      expect(response.headers.vary).toBe('Accept, Accept-Encoding');
+      expect(response.headers.vary).toBe('Accept, Accept-Language, Accept-Encoding');
       expect(answerText(response.decoded)).toBe(answerText(identity.body));
       expect(response.headers['content-length']).toBe(String(response.body.length));
     }

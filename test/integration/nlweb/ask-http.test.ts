@@ -64,7 +64,7 @@ describe('GET /ask', () => {
     expect(text(body)).toMatch(/^Found \d+ results? for “encryption keys” on Acme Widgets\./);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(response.headers.vary).toBe('Accept, Accept-Encoding');
+    expect(response.headers.vary).toBe('Accept, Accept-Language, Accept-Encoding');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
   });

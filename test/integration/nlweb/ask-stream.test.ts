@@ -48,7 +48,7 @@ function streamed(response: RawResponse, method: 'GET' | 'POST'): NlWebResponse 
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['content-security-policy']).toContain("default-src 'self'");
   expect(response.headers['strict-transport-security']).toContain('max-age=');
-  expect(response.headers.vary).toBe('Accept');
+  expect(response.headers.vary).toBe('Accept, Accept-Language');
   server.contract.expectResponse(method, '/ask', 200, 'text/event-stream', response.body);
 
   const { events } = parseEventStream(response.body);

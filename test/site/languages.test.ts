@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_LANGUAGES, messagesFor } from '../../src/language/index.js';
+import { loadSite, type Site } from '../../src/content/index.js';
+import { renderLayout, renderNotFoundPage, renderSearchPage } from '../../src/site/index.js';
+import { contentFolder } from '../support/files.js';
+
+const BASE = 'https://example.test';
+
+async function site(files: Record<string, string> = {}): Promise<Site> {
+  const { site } = await loadSite(
+    contentFolder({
+      '_site.yaml': 'name: Example\nlanguage: en\n',
+      'guide.md': '# Guide\n\nHow to make an archive.\n',
+      'de/guide.md': '# Anleitung\n\nSo erstellen Sie ein Archiv.\n',
+      'ja/guide.md': '# ガイド\n\nアーカイブの作り方。\n',
+      'about.md': '# About\n\nWho we are.\n',
+      'ko-notes.md': '---\nlang: ko\n---\n# 메모\n\n압축 방법.\n',
+      ...files,
+    }),
+  );
+  return site;
+}
+
+function pageHtml(s: Site, url: string): string {
+  const page = s.byUrl.get(url)!;
+  return renderLayout({
+    site: s,
+    publicBaseUrl: BASE,
+    title: page.title,
+    description: page.description,
+    canonicalPath: page.url,
+    lang: page.lang,
+    bodyHtml: '<p>x</p>',
+    dateModified: '2026-10-14',
+  });
+}
+
+/** The JSON-LD graph of a page. */
+function graphOf(html: string): Record<string, unknown>[] {
+  const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!;
+  return (JSON.parse(json) as { '@graph': Record<string, unknown>[] })['@graph'];
+}
+
+describe('language switch', () => {
+  it('links each translation in its own language, with lang and hreflang, the current one marked', async () => {
+    const s = await site();
+    const html = pageHtml(s, '/de/guide');
+    const nav = /<nav class="language-switch" aria-label="Sprachen">(.*?)<\/nav>/.exec(html)?.[1];
+    expect(nav).toBe(
+      '<ul>' +
+        '<li><a href="/de/guide" lang="de" hreflang="de" aria-current="page">Deutsch</a></li>' +
+        '<li><a href="/guide" lang="en" hreflang="en">English</a></li>' +
+        '<li><a href="/ja/guide" lang="ja" hreflang="ja">日本語</a></li>' +
+        '</ul>',
+    );
+    // Inside the header, with its own stylesheet; plain links (no script needed).
+    const header = /<header class="site-header">.*?<\/header>/s.exec(html)![0];
+    expect(header).toContain('class="language-switch"');
+    expect(header).toMatch(/<link rel="stylesheet" href="\/assets\/language-switch\.css\?v=[0-9a-f]{12}">/);
+  });
+
+  it('is absent from a page without translations', async () => {
+    const s = await site();
+    const html = pageHtml(s, '/about');
+    expect(html).not.toContain('language-switch');
+  });
+});
+
+describe('the site’s own words in the page’s language', () => {
+  it('writes a German page’s chrome, og:locale and JSON-LD inLanguage in German', async () => {
+    const s = await site();
+    const html = pageHtml(s, '/de/guide');
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<a class="skip-link" href="#main">Zum Inhalt springen</a>');
+    expect(html).toContain(
+      '<label class="visually-hidden" for="header-search-input">Website durchsuchen</label>',
+    );
+    expect(html).toContain('>Demo anfragen</a>');
+    expect(html).toContain('<h2 class="footer-title">Unternehmen</h2>');
+    expect(html).toContain('Aktualisiert <time datetime="2026-10-14">14. Oktober 2026</time>');
+    expect(html).toContain('<meta property="og:locale" content="de_DE">');
+    const page = graphOf(html).find((node) => node['@type'] === 'WebPage')!;
+    expect(page.inLanguage).toBe('de');
+    const japanese = pageHtml(s, '/ja/guide');
+    expect(japanese).toContain('<meta property="og:locale" content="ja_JP">');
+    expect(japanese).toContain('>デモを依頼</a>');
+  });
+
+  it('keeps English words for English pages and for a language without a catalogue', async () => {
+    const s = await site();
+    const english = pageHtml(s, '/about');
+    expect(english).toContain('<a class="skip-link" href="#main">Skip to main content</a>');
+    expect(english).toContain('Updated <time datetime="2026-10-14">14 October 2026</time>');
+    const korean = pageHtml(s, '/ko-notes');
+    expect(korean).toContain('<html lang="ko">');
+    expect(korean).toContain('<a class="skip-link" href="#main">Skip to main content</a>');
+    expect(korean).toContain('<meta property="og:locale" content="ko_KR">');
+    expect(graphOf(korean).find((node) => node['@type'] === 'WebPage')!.inLanguage).toBe('ko');
+  });
+
+  it('writes the 404 page in the language of the folder asked for, else the site’s', async () => {
+    const s = await site();
+    const german = renderNotFoundPage({ site: s, publicBaseUrl: BASE }, '/de/fehlt');
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain('<h1 id="not-found-title">Seite nicht gefunden</h1>');
+    expect(german).toContain('<p class="lead">Unter <code>/de/fehlt</code> gibt es keine Seite.');
+    const other = renderNotFoundPage({ site: s, publicBaseUrl: BASE }, '/missing<b>');
+    expect(other).toContain('<h1 id="not-found-title">Page not found</h1>');
+    expect(other).toContain('<code>/missing&lt;b&gt;</code>');
+  });
+
+  it('writes the search page in the site’s language', async () => {
+    const s = await site({ '_site.yaml': 'name: Beispiel\nlanguage: de\n' });
+    const html = renderSearchPage(
+      { site: s, publicBaseUrl: BASE },
+      { query: 'archiv', status: '1 Ergebnis für „archiv“', hits: [] },
+    );
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<h1 id="search-title">Suchen</h1>');
+    expect(html).toContain('placeholder="Seiten und Dokumentation durchsuchen"');
+    expect(html).toContain('<title>Suche: archiv | Beispiel</title>');
+  });
+});
+
+describe('live search', () => {
+  it('reads "Showing results for" in every language the server writes it in', () => {
+    const script = readFileSync(join(import.meta.dirname, '../../src/site/assets/live-search.js'), 'utf8');
+    const block = /export const SHOWING_TEMPLATES = \[([^\]]*)\]/.exec(script)![1]!;
+    const listed = [...block.matchAll(/'([^']*)'/g)].map((m) => m[1]!).sort();
+    const catalogue = [
+      ...new Set(MESSAGE_LANGUAGES.map((code) => messagesFor(code).showingResultsFor)),
+    ].sort();
+    expect(listed).toEqual(catalogue);
+  });
+});
