@@ -56,6 +56,34 @@ describe('snapshot files', () => {
     expect(read.value.nested.avg).toBeInstanceOf(Float64Array);
   });
 
+  it("stores text deflated, and rejects a header whose inflated length is not the payload's", async () => {
+    const file = snapshotFile();
+    const text = Array.from({ length: 20_000 }, (_, i) => `passage ${i % 97} of a page`).join('\n');
+    const bytes = await writeSnapshot(file, KEY, { text });
+    expect(bytes).toBeLessThan(text.length / 4);
+    const read = await readSnapshot<{ text: string }>(file, KEY);
+    expect(read.ok && read.value.text).toBe(text);
+    const whole = readFileSync(file);
+    const headerStart = whole.indexOf('{');
+    const headerLength = whole.readUInt32BE(headerStart - 4);
+    const header = JSON.parse(whole.subarray(headerStart, headerStart + headerLength).toString('utf8'));
+    for (const inflatedBytes of [header.inflatedBytes - 1, header.inflatedBytes + 1, -1, 'many']) {
+      const lying = Buffer.from(JSON.stringify({ ...header, inflatedBytes }), 'utf8');
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(lying.length);
+      writeFileSync(
+        file,
+        Buffer.concat([
+          whole.subarray(0, headerStart - 4),
+          length,
+          lying,
+          whole.subarray(headerStart + headerLength),
+        ]),
+      );
+      expect(await readSnapshot(file, KEY)).toMatchObject({ ok: false, reason: 'corrupt' });
+    }
+  });
+
   it('says "missing" when there is no file', async () => {
     expect(await readSnapshot(snapshotFile(), KEY)).toMatchObject({ ok: false, reason: 'missing' });
   });
