@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readRecording, sampleSiteAnswers, writeRecording } from './sample-contract.js';
 
 describe('the sample site’s published contract (forms from the default configuration)', () => {
-  it('answers every recorded request exactly as main did before forms came from configuration', async () => {
+  it('answers every recorded request exactly as recorded (test/fixtures/sample-contract.json)', async () => {
     const answers = await sampleSiteAnswers();
     if (process.env.RECORD_SAMPLE_CONTRACT === '1') writeRecording(answers);
     const recorded = readRecording();

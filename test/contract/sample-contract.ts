@@ -5,11 +5,12 @@ import { BUNDLED_CONTENT, REPO_ROOT } from '../support/files.js';
 import { buildTestApp, TEST_BASE_URL } from '../support/servers.js';
 
 /**
- * The sample site's published contract as the server answered it before forms came from
- * configuration: the OpenAPI document, the agent documents, the form pages (with and without
- * errors), the embed markup and the API's answers to good and bad bodies. Recorded once from main
- * (`RECORD_SAMPLE_CONTRACT=1 npx vitest run test/contract/sample-contract.test.ts`); the test
- * compares every later build's answers with it, byte for byte.
+ * The sample site's published contract: the OpenAPI document, the agent documents, the form pages
+ * (with and without errors), the embed markup and the API's answers to good and bad bodies. First
+ * recorded from main before forms came from configuration, and matched byte for byte by the forms
+ * work; recorded again when a deliberate change (the brand, the language catalogue) changes them
+ * (`RECORD_SAMPLE_CONTRACT=1 npx vitest run test/contract/sample-contract.test.ts`, then review the
+ * diff). The test compares every build's answers with it, byte for byte.
  */
 export const RECORDING_FILE = join(REPO_ROOT, 'test', 'fixtures', 'sample-contract.json');
 
