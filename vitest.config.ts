@@ -33,12 +33,18 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: SUITE_FOLDERS.map((name) => `test/${name}/**`),
+          // One module graph per worker, not per file: importing the application again for each
+          // of ~80 files took 144 s of the unit suite's 145 s wall time on 2 cores; shared, 39 s.
+          // Unit tests keep no state in modules between files (each makes its own app, folders and
+          // clocks), which this setting makes a rule: a file that does fails another.
+          isolate: false,
           setupFiles: ['test/support/unit-guard.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'integration', include: [suite('integration')] },
+        // Shared module graph per worker, as for unit (49 s instead of ~3 minutes on 2 cores).
+        test: { name: 'integration', include: [suite('integration')], isolate: false },
       },
       { extends: true, test: { name: 'process', include: [suite('process')] } },
       { extends: true, test: { name: 'corpus', include: [suite('corpus')] } },

@@ -51,7 +51,7 @@ export async function runInit(args: string[], io: CliIo = processIo()): Promise<
       `  CONTENT_DIR=${shown} npm start`,
       '',
       'Then make it yours: edit _site.yaml (name, brand, menus) and the pages; docs/make-it-yours.md',
-      `walks through brand, menus, forms and delivery. Check it with: npx frontdoor check --content ${shown}`,
+      `walks through brand, menus, forms and delivery. Check it with: npm run frontdoor -- check --content ${shown}`,
       '',
     ].join('\n'),
   );

@@ -1,3 +1,7 @@
+/**
+ * The published /openapi.json, path by path, built from the contract's TypeBox schemas. More than
+ * 500 lines on purpose: it is one document, and written in one place it reads as what it publishes.
+ */
 import type { TSchema } from '@sinclair/typebox';
 import {
   DUPLICATE_WINDOW_MS,

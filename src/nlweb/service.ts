@@ -1,3 +1,9 @@
+/**
+ * The ask service: one closure over a site's passage index, its pages and the answer caches, whose
+ * members (outcome, answer, summary, the Accept-Language preference, streams) share that state.
+ * More than 500 lines on purpose: split, each part would take the same dozen values; the ranking
+ * itself is in src/search/ (stages.ts, page-stage.ts).
+ */
 import {
   acceptedLanguages,
   detectLanguageAmong,

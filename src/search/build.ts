@@ -1,7 +1,9 @@
 /**
  * Index construction. Documents are sorted by key first, so internal document numbers, term
  * numbers, every array and every floating-point sum are the same whatever order the documents
- * come in: results are identical byte for byte across rebuilds and insertion orders.
+ * come in: results are identical byte for byte across rebuilds and insertion orders. More than 500
+ * lines on purpose: one pass lays out every array below, and split, the layout would be described
+ * in two places.
  *
  * Layout (all typed arrays, one allocation each):
  * - postings of term t: positions postStart[t] … postStart[t+1] of postDoc (document numbers,

@@ -1,3 +1,8 @@
+/**
+ * The HTML of the forms: every control and its states (with and without JavaScript, errors,
+ * choices that depend on another field) for the seed forms and configured ones. More than 500
+ * lines on purpose: both renderings must stay the same markup, so they live together.
+ */
 import {
   COMPANY_TYPE_LABELS,
   COMPANY_TYPES,

@@ -24,7 +24,7 @@ describe('README', () => {
   it('gives the two commands, making it yours and where to go next', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
-    expect(readme).toContain('npx frontdoor init my-site');
+    expect(readme).toContain('npm run frontdoor -- init my-site');
     expect(readme).toContain('docs/make-it-yours.md');
     expect(readme).toContain('## Where to go next');
   });
