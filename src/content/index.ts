@@ -67,7 +67,7 @@ export { readContentInWorker, type ContentReading, type ContentSummary } from '.
 export { fromWire, stampsOf, toWire, type WireSummary } from './read-wire.js';
 export { watchContentFolder, type ContentWatcher, type ContentWatchOptions } from './watch.js';
 export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
-export { wrapTables } from './html-escape.js';
+export { wrapTables } from './table-regions.js';
 export { translationsOf } from './translations.js';
 export { defaultSiteInfo } from './site-info.js';
 export { defaultApiPath, FormsConfigError, readFormsConfig, readFormsFile } from './forms-config.js';
