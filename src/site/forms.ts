@@ -221,13 +221,7 @@ export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
       description: (siteName) => `See ${siteName} in a demo tailored to your team.`,
     },
     texts: {
-      heading: 'Request a demo',
-      intro: 'Tell us a little about your team and we will arrange a demo around the way you work.',
-      button: 'Request a demo',
-      note: 'We use these details only to arrange and follow up on your demo.',
-      noun: 'request',
-      thanksHeading: 'Thank you: your demo request has been received',
-      thanksText: 'Our team will contact you at the e-mail address you gave to arrange a time.',
+      ...shownWords(REQUEST_DEMO.words),
       confirmationTitle: 'Demo request received',
       confirmationDescription: 'Thank you for requesting a demo.',
       standaloneTitle: 'Request a demo',
@@ -250,13 +244,7 @@ export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
     prefillField: 'suggestion',
     builtInPage: null,
     texts: {
-      heading: 'Suggest a document',
-      intro: 'Missing a document you derive from the protocol? Tell our product team which one would help.',
-      button: 'Send suggestion',
-      note: 'Your suggestion goes to our product team for review.',
-      noun: 'suggestion',
-      thanksHeading: 'Thank you: your suggestion has been received',
-      thanksText: 'Our product team reviews every suggestion when planning new document types.',
+      ...shownWords(SUGGEST_DOCUMENT.words),
       confirmationTitle: 'Suggestion received',
       confirmationDescription: 'Thank you for suggesting a document.',
       standaloneTitle: 'Suggest a document',
@@ -309,18 +297,25 @@ export function descriptorOf(definition: FormDefinition): FormDescriptor {
     prefillField: null,
     builtInPage: null,
     texts: {
-      heading: escapeHtml(words.heading),
-      intro: escapeHtml(words.intro),
-      button: escapeHtml(words.button),
-      note: escapeHtml(words.note),
-      noun: words.noun,
-      thanksHeading: escapeHtml(words.thanksHeading),
-      thanksText: escapeHtml(words.thanksText),
+      ...shownWords(words),
       confirmationTitle: words.thanksHeading,
       confirmationDescription: words.thanksText,
       standaloneTitle: words.heading,
       standaloneDescription: () => words.intro || words.heading,
     },
+  };
+}
+
+/** A form's own words from its definition, as its HTML shows them (escaped; the noun is not shown alone). */
+function shownWords(words: FormDefinition['words']) {
+  return {
+    heading: escapeHtml(words.heading),
+    intro: escapeHtml(words.intro),
+    button: escapeHtml(words.button),
+    note: escapeHtml(words.note),
+    noun: words.noun,
+    thanksHeading: escapeHtml(words.thanksHeading),
+    thanksText: escapeHtml(words.thanksText),
   };
 }
 
