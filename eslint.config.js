@@ -39,7 +39,7 @@ const LAYERS = [
 const INNER_LIMITS = {
   'src/http/surfaces/**': [
     {
-      regex: '^\\.\\./(app|server)\\.js$',
+      regex: '^\\.\\./app\\.js$',
       message: 'A route file takes its AppContext from ../context.js; only app.ts registers the routes.',
     },
     {
