@@ -18,6 +18,7 @@ import {
   brandFileUrl,
   brandMarkHtml,
   logoAddress,
+  themeColoursOf,
 } from './brand.js';
 import { messagesFor, type Messages } from '../language/index.js';
 import { renderLanguageSwitch } from './language-switch.js';
@@ -114,7 +115,7 @@ export function renderLayout(options: LayoutOptions): string {
     options.robots ? `<meta name="robots" content="${escapeHtml(options.robots)}">` : '',
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     '<meta name="color-scheme" content="light dark">',
-    `<meta name="theme-color" content="${escapeHtml(site.info.brand.colours.primary)}">`,
+    ...themeColourTags(site),
     faviconLink(site),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(site, BRAND_STYLESHEET))}">`,
@@ -276,6 +277,15 @@ function renderFooter(site: Site, words: Messages): string {
     `<div class="container footer-legal"><p>© ${escapeHtml(info.legalName || info.name)}</p></div>`,
     '</footer>',
   ].join('');
+}
+
+/** The browser's chrome colour for each scheme the page offers (`color-scheme: light dark`). */
+function themeColourTags(site: Site): string[] {
+  const { light, dark } = themeColoursOf(site);
+  return [
+    `<meta name="theme-color" media="(prefers-color-scheme: light)" content="${escapeHtml(light)}">`,
+    `<meta name="theme-color" media="(prefers-color-scheme: dark)" content="${escapeHtml(dark)}">`,
+  ];
 }
 
 function faviconLink(site: Site): string {

@@ -30,6 +30,25 @@ function linksIn(html: string, element: RegExp): string[] {
   return [...block.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`);
 }
 
+/** The browser chrome colours a page names for its light and dark schemes (and nothing else). */
+function themeColours(body: string): Record<string, string> {
+  const tags = [...body.matchAll(/<meta name="theme-color"[^>]*>/g)].map((m) => m[0]);
+  return Object.fromEntries(
+    tags.map((tag) => {
+      const match =
+        /^<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="(#[0-9a-f]{6})">$/.exec(
+          tag,
+        );
+      if (!match) throw new Error(`unexpected theme-color tag: ${tag}`);
+      return [match[1]!, match[2]!];
+    }),
+  );
+}
+
+/** The dark scheme's soft primary ground of each brand (brand.css), which the dark chrome matches. */
+const NORTHBEAM_DARK_CHROME = '#331e40';
+const SAMPLE_DARK_CHROME = '#0f2d2f';
+
 describe('a second company served by the same build (test/fixtures/northbeam)', () => {
   it('carries its own logo, stylesheet, favicon, social card and name on every page', async () => {
     for (const url of ['/', '/services', '/pricing', '/about', '/contact', '/privacy']) {
@@ -40,7 +59,7 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
       expect(body).toContain(
         `<meta property="og:image" content="${TEST_BASE_URL}/brand/northbeam-logo.svg">`,
       );
-      expect(body).toContain('<meta name="theme-color" content="#7a2e8c">');
+      expect(themeColours(body)).toEqual({ light: '#7a2e8c', dark: NORTHBEAM_DARK_CHROME });
       expect(body).toContain('© Northbeam Biostatistics GmbH');
       expect(body.toLowerCase()).not.toContain('trialwright');
     }
@@ -79,6 +98,9 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     expect(css.body).toContain('--bg: #fffdf8;');
     expect(css.body).toContain("--font-sans: Georgia, 'Times New Roman', serif;");
     expect(css.body).toContain("--font-headings: 'Trebuchet MS', Verdana, sans-serif;");
+    // The dark browser chrome (theme-color) is the dark scheme's own soft primary ground.
+    const dark = css.body.slice(css.body.indexOf('@media (prefers-color-scheme: dark)'));
+    expect(dark).toContain(`--primary-soft: ${NORTHBEAM_DARK_CHROME};`);
     const logo = await northbeam.app.inject({ url: '/brand/northbeam-logo.svg' });
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toBe('image/svg+xml');
@@ -92,7 +114,7 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     const body = await html(sample, '/');
     expect(body).toContain('<img class="brand-logo" src="/brand/logo.svg"');
     expect(body).toContain('<img class="hero-art" src="/brand/hero.svg" alt=""');
-    expect(body).toContain('<meta name="theme-color" content="#0b5c59">');
+    expect(themeColours(body)).toEqual({ light: '#0b5c59', dark: SAMPLE_DARK_CHROME });
     // The footer now leads to the company and legal pages, which it did not before.
     for (const link of ['/pricing', '/about', '/contact', '/privacy', '/terms'])
       expect(/<footer[\s\S]*<\/footer>/.exec(body)![0]).toContain(`<a href="${link}">`);
