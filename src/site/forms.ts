@@ -407,7 +407,31 @@ export function describeProblemForVisitor(
       : 'Choose an area that belongs to your organization type.';
   }
   const label = fieldLabel(form, problem.field) ?? problem.field;
+  const dependent = dependentChoiceProblem(form, problem, values);
+  if (dependent)
+    return `${label}: choose one listed under “${dependent.parentChoice}”, or change “${dependent.parentLabel}”.`;
   return `${label}: ${visitorPhrase(problem.message)}.`;
+}
+
+/**
+ * A configured choice that depends on another field (a study phase by service), refused because it
+ * belongs to another value of that field: the value chosen there, as the visitor saw it, instead
+ * of the contract's slugs (`"pilot" is not a studyPhase of service "interim-analysis"`).
+ */
+function dependentChoiceProblem(
+  form: FormDescriptor,
+  problem: FieldProblem,
+  values: Readonly<Record<string, string>>,
+): { parentChoice: string; parentLabel: string } | null {
+  const field = form.definition.fields.find((candidate) => candidate.name === problem.field);
+  const parentName = field?.dependsOn?.field;
+  if (parentName === undefined || !problem.message.includes(` is not a ${problem.field} of ${parentName} `))
+    return null;
+  const parent = form.definition.fields.find((candidate) => candidate.name === parentName);
+  const parentChoice = parent?.choices?.find((choice) => choice.value === values[parentName]);
+  return parent && parentChoice
+    ? { parentChoice: parentChoice.label, parentLabel: fieldLabel(form, parentName) ?? parent.label }
+    : null;
 }
 
 function idOf(form: FormDescriptor, field: string): string {

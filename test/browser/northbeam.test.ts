@@ -220,7 +220,10 @@ describe('its own quote form (forms: in its _site.yaml)', () => {
     expect(refused.status()).toBe(400);
     await page.waitForLoadState('load');
     expect(new URL(page.url()).hash).toBe('#quote-form');
-    expect(await page.locator('[data-error-for="studyPhase"]').textContent()).toMatch(/^Study phase: /);
+    // In the words of the form, not the contract's slugs.
+    expect(await page.locator('[data-error-for="studyPhase"]').textContent()).toBe(
+      'Study phase: choose one listed under “Interim analysis and DMC support”, or change “Service”.',
+    );
     expect(await page.locator('#quote-studyPhase').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#quote-projectDetails').inputValue()).toBe(
       'Pivotal study of a wound dressing, 240 patients.',
