@@ -7,7 +7,7 @@
  */
 
 import { analyzeTokens, type AnalyzedToken } from './analyzer.js';
-import { CJK_OR_THAI_RE } from './cjk.js';
+import { CJK_OR_THAI_RE, cjkQueryWeights } from './cjk.js';
 import { compoundLinking, splitCompound } from './compounds.js';
 import { languageProfile, type LanguageProfile } from './languages.js';
 import type { IndexCore } from './build.js';
@@ -152,7 +152,9 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   // "docker do"): there it is as likely a name or the start of one.
   const lastTyped = (t: AnalyzedToken): boolean => prefixOn && !isQuestion && t.end === lastEnd;
   const dropped = (t: AnalyzedToken): boolean => stop(t) || (dropQuestions && question(t) && !lastTyped(t));
-  const kept = tokens.filter((t) => !dropped(t) || typing(t));
+  // Chinese bigrams: weighed by Intl.Segmenter's words, question words dropped.
+  const cjkWeights = CJK_OR_THAI_RE.test(text) ? cjkQueryWeights(text, tokens) : null;
+  const kept = tokens.filter((t) => (!dropped(t) || typing(t)) && cjkWeights?.get(t) !== 0);
 
   const words: PlannedWord[] = [];
   const byTerm = new Map<string, PlannedWord>();
@@ -162,7 +164,8 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const v = core.vocabulary;
 
   for (const t of kept) {
-    const weight = isQuestion && QUESTION_FRAME_WORDS.has(t.folded) && kept.length > 1 ? FRAME_WEIGHT : 1;
+    const frame = isQuestion && QUESTION_FRAME_WORDS.has(t.folded) && kept.length > 1 ? FRAME_WEIGHT : 1;
+    const weight = frame * (cjkWeights?.get(t) ?? 1);
     const known = byTerm.get(t.term);
     if (known && !typing(t)) {
       known.weight += weight;
