@@ -170,14 +170,13 @@ export function cjkQueryWeights(text: string, tokens: readonly AnalyzedToken[]):
     const end = seg.index + seg.segment.length;
     words.push({ start: seg.index, end, question: CHINESE_QUESTION_WORDS.has(seg.segment) });
   }
-  let dropped = 0;
   for (const t of bigramTokens) {
     const touchesQuestion = words.some((w) => w.question && w.start < t.end && t.start < w.end);
     const inOneWord = words.some((w) => w.start <= t.start && t.end <= w.end);
-    if (touchesQuestion) dropped++;
     weights.set(t, touchesQuestion ? 0 : inOneWord ? 1 : CROSS_WORD_BIGRAM_WEIGHT);
   }
-  // A question of question words only ("什么") still searches for them.
-  if (dropped === tokens.length) for (const t of bigramTokens) weights.set(t, 1);
+  // A question of question words (and stop words) only, "什么", still searches for them.
+  const searchable = (t: AnalyzedToken): boolean => weights.get(t) !== 0 && !t.profile.stop.has(t.folded);
+  if (!tokens.some(searchable)) for (const t of bigramTokens) weights.set(t, 1);
   return weights;
 }

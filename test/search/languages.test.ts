@@ -121,6 +121,7 @@ describe('searching in a language', () => {
     expect(search(index, '如何压缩文件')[0]?.key).toBe('zh/tar');
     // A question of question words only still searches for them.
     expect(planQuery(index.core, '什么').unmatched).toEqual([1]);
+    expect(planQuery(index.core, 'the 什么').unmatched).toEqual([1]);
     // Japanese (kana in the query) is weighed as before.
     const japanese = buildIndex([
       { key: 'ja', lang: 'ja', fields: { title: '関数', headings: '', body: '関数の引数' } },
