@@ -34,14 +34,15 @@ export function compoundLinking(code: string): readonly string[] | null {
 }
 
 /**
- * `word` cut into two to MAX_COMPOUND_PARTS parts that `isPart` accepts, each of
+ * `word` cut into two to MAX_COMPOUND_PARTS parts that `isPart` accepts (told whether the part
+ * ends the word: the last part carries the inflection, "Festplattennutzungen"), each of
  * MIN_COMPOUND_PART letters or more, with one of `linking` allowed between two parts; the longest
  * first part that leads to a full split wins, then the longest second part, and so on. The
  * linking letters are not in the parts. Null when there is no such split.
  */
 export function splitCompound(
   word: string,
-  isPart: (part: string) => boolean,
+  isPart: (part: string, last: boolean) => boolean,
   linking: readonly string[],
 ): string[] | null {
   const joins = ['', ...linking];
@@ -54,7 +55,7 @@ export function splitCompound(
     const longest = whole ? word.length - MIN_COMPOUND_PART : word.length;
     for (let end = longest; end - from >= MIN_COMPOUND_PART; end--) {
       const part = word.slice(from, end);
-      if (!isPart(part)) continue;
+      if (!isPart(part, end === word.length)) continue;
       if (end === word.length) return [part];
       if (partsLeft <= 1) continue;
       for (const join of joins) {

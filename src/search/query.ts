@@ -6,7 +6,7 @@
  * childitem). Deterministic: the same index and text give the same plan.
  */
 
-import { analyzeTokens, type AnalyzedToken } from './analyzer.js';
+import { analyzeTokens, termOf, type AnalyzedToken } from './analyzer.js';
 import { CJK_OR_THAI_RE, cjkQueryWeights } from './cjk.js';
 import { compoundLinking, splitCompound } from './compounds.js';
 import { languageProfile, type LanguageProfile } from './languages.js';
@@ -253,21 +253,25 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
 
 /**
  * The index terms of the parts of a compound query word (splitCompound against the words the site
- * has in the query word's language), or null when its language does not compound or no split fits.
+ * has in the query word's language; the last part may also be another form of a word the site
+ * has, "Festplattennutzungen" → festplatte, nutzung, as its stem is an index term), or null when
+ * its language does not compound or no split fits.
  */
 function compoundParts(core: IndexCore, t: AnalyzedToken): { id: number; term: string }[] | null {
   const linking = compoundLinking(t.profile.code);
   if (!linking) return null;
   const v = core.vocabulary;
   const langBit = (1 << t.profile.id) >>> 0;
-  const isPart = (part: string): boolean => {
+  const siteWord = (part: string): boolean => {
     const i = wordIndex(v, part);
     return i >= 0 && ((v.langs[i] as number) & langBit) !== 0;
   };
+  const isPart = (part: string, last: boolean): boolean =>
+    siteWord(part) || (last && core.termIds.has(termOf(part, t.profile)));
   const parts = splitCompound(t.folded, isPart, linking);
   if (!parts) return null;
   return parts.map((part) => {
-    const id = lookupWord(v, part);
+    const id = siteWord(part) ? lookupWord(v, part) : (core.termIds.get(termOf(part, t.profile)) as number);
     return { id, term: core.terms[id] as string };
   });
 }

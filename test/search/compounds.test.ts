@@ -77,6 +77,22 @@ describe('compounds at query time', () => {
     expect(plan.words.map((w) => w.alternatives.map((a) => a.term))).toEqual([['festplatt'], ['nutzung']]);
   });
 
+  it('takes the last part in another form of a word the site has', () => {
+    const index = buildIndex(docs('de'));
+    const plan = planQuery(index.core, 'Festplattennutzungen', { lang: 'de' });
+    expect(plan.words.map((w) => w.alternatives.map((a) => a.term))).toEqual([['festplatt'], ['nutzung']]);
+    // Only the last part: a first part must be a word of the site ("Festplatten" is, "Festplatte" not).
+    const plural = buildIndex([
+      {
+        key: 'disk',
+        lang: 'de',
+        fields: { title: 'Platten', headings: '', body: 'Nutzung der Festplatten' },
+      },
+    ]);
+    expect(planQuery(plural.core, 'Festplattenutzung', { lang: 'de' }).words).toEqual([]);
+    expect(planQuery(plural.core, 'Festplattennutzung', { lang: 'de' }).words).toHaveLength(2);
+  });
+
   it('splits Dutch and Norwegian compounds too', () => {
     const nl = buildIndex([
       { key: 'db', lang: 'nl', fields: { title: 'Gegevens', headings: '', body: 'een bank van gegevens' } },
