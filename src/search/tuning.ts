@@ -79,9 +79,11 @@ export const LINK_LIST_BOOST = 0.25;
 /**
  * Passages the page stage first asks the passage ranking for, at least this many and this many
  * per page wanted (it asks for twice as many while too few pages are found): several passages of
- * one page, and copies, share a result.
+ * one page, and copies, share a result. At least 100, what the default ten results ask for: a
+ * page's support from its next sections is read from the passages fetched, and with 50 for five
+ * results or fewer the first page could differ from the default answer's ("export to word").
  */
-export const FIRST_PASSAGES = 50;
+export const FIRST_PASSAGES = 100;
 export const FIRST_PASSAGES_PER_PAGE = 10;
 /** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
 export const NAME_MATCH_BOOST = 4;
