@@ -21,6 +21,7 @@ import {
 } from './brand.js';
 import { messagesFor, type Messages } from '../language/index.js';
 import { renderLanguageSwitch } from './language-switch.js';
+import { scriptWordsBlock } from './script-words.js';
 
 /** schema.org type of the page in its JSON-LD. */
 export type PageKind =
@@ -118,6 +119,8 @@ export function renderLayout(options: LayoutOptions): string {
     faviconLink(site),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(site, BRAND_STYLESHEET))}">`,
+    // The scripts' own words in the page's language (words.js reads them).
+    scriptWordsBlock(scripts, lang),
     ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
     ...translationLinks(options),
     options.markdownPath

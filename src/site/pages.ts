@@ -8,7 +8,7 @@ import {
   type FormDescriptor,
   type FormState,
 } from './forms.js';
-import { folderLanguage, formatMessage, messagesFor } from '../language/index.js';
+import { formatMessage, messagesFor, primaryLanguage } from '../language/index.js';
 import { renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
 import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
@@ -284,6 +284,8 @@ export interface SearchOutcome {
   /** "Showing results for “…”" when the search corrected the query. */
   correction?: string;
   hits: readonly SearchHit[];
+  /** The language the page speaks (the asker's, askerLanguage); null or absent: the site's. */
+  lang?: string | null;
 }
 
 function renderSnippet(text: string, highlights: SearchHit['highlights']): string {
@@ -322,7 +324,7 @@ export function renderSearchHits(hits: readonly SearchHit[]): string {
 
 /** /search: the form, and the results rendered on the server (the page works without JavaScript). */
 export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string {
-  const lang = siteLanguageOf(view.site);
+  const lang = askerPageLanguage(view.site, outcome.lang);
   const words = messagesFor(lang);
   const body = [
     '<div class="page-header"><div class="container">',
@@ -379,16 +381,18 @@ export interface ClosestPage {
 /**
  * The HTML 404 page; `path` is the (decoded) path asked for. Its search box holds the words of
  * the path (notFoundQuery), and `closest` are the pages a search for them finds ("did you mean").
+ * `lang`: the asker's language (askerLanguage: the folder asked for, Accept-Language, …), else
+ * the site's.
  */
 export function renderNotFoundPage(
   view: SiteView,
   path: string,
   closest: readonly ClosestPage[] = [],
+  lang: string | null = null,
 ): string {
   const suggestions = navigationOf(view.site);
   const query = notFoundQuery(path);
-  // The language of the folder asked for (/de/…), else the site's.
-  const lang = folderLanguage(path.replace(/^\/+/, '')) ?? siteLanguageOf(view.site);
+  lang = askerPageLanguage(view.site, lang);
   const words = messagesFor(lang);
   const didYouMean =
     closest.length > 0
@@ -442,6 +446,16 @@ export function renderNotFoundPage(
 /** The language of the site's own pages (search, errors): `_site.yaml` `language`, else English. */
 function siteLanguageOf(site: Site): string {
   return site.info.language ?? 'en';
+}
+
+/**
+ * The `<html lang>` of a page written for an asker: their language (a primary subtag), as the
+ * site writes it when it is the site's own ("en" on an `en-GB` site stays `en-GB`); none: the site's.
+ */
+function askerPageLanguage(site: Site, asker: string | null | undefined): string {
+  const own = siteLanguageOf(site);
+  if (!asker || primaryLanguage(own) === primaryLanguage(asker)) return own;
+  return asker;
 }
 
 /** Any other error answered as HTML (a form post that was too large, a server failure). */
