@@ -130,10 +130,11 @@ export interface AskService {
   /** The first of this `Accept-Language` header's languages among `askerLanguages`, or null. */
   preferredLanguage(header: string | undefined): string | null;
   /**
-   * The language the answer to this query was read and written in (a primary subtag: `lang`, else
-   * the query's script, the Accept-Language preference, its words), or null when none tells one.
-   * The same cached answer as `answer` (not counted in `counts`): the site's own words for the
-   * asker (the search page, the 404 page) follow it.
+   * The asker's language as the answer to this query reads it (a primary subtag: `lang`, else the
+   * query's script, the Accept-Language preference, its words), or null when none tells one; kept
+   * when no page in it matched and every page was searched. From the same cached answer as
+   * `answer` (not counted in `counts`): the site's own words for the asker (the search page, the
+   * 404 page) follow it.
    */
   languageOf(query: AskQuery): string | null;
   /** Whether the answer to this query is in the cache now. */
@@ -182,7 +183,7 @@ export interface AnswerSummary {
  */
 export interface AskOutcome {
   readonly responseType: 'Answer' | 'Elicitation';
-  /** The language the query was read in and the answer's words written in (see AskService.languageOf). */
+  /** The asker's language (see AskService.languageOf). */
   readonly lang: string | null;
   /** `JSON.stringify(content)` as UTF-8: the value of the answer's `content` member. */
   readonly contentJson: Buffer;
@@ -461,7 +462,10 @@ export function createAskService(
     asked: string | null,
     preferred: string | null,
   ): AskOutcome => {
-    let lang = queryLanguage(text, asked, preferred);
+    // The asker's language: the site's own words for them follow it (languageOf), even when the
+    // search below falls back to reading the query in the language of its words.
+    const askerLang = queryLanguage(text, asked, preferred);
+    let lang = askerLang;
     let ranked = rankPages(rankingContext(scope, lang), text, maxResults);
     // Only the asker's preference (not a `lang` they gave) kept every other page out: when none of
     // the preferred language's pages matches, every page is searched, the query read in the
@@ -478,7 +482,7 @@ export function createAskService(
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
         'Elicitation',
-        lang,
+        askerLang,
         [{ type: 'text', text: elicitationText(text, siteName, lang) }],
         NOTHING_FOUND,
       );
@@ -494,7 +498,7 @@ export function createAskService(
       );
     return outcomeOf(
       'Answer',
-      lang,
+      askerLang,
       [
         {
           type: 'text',

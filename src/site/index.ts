@@ -18,7 +18,7 @@ export {
   type MenuColumn,
   type MenuLink,
 } from './paths.js';
-export { assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
+export { ASSETS_DIR, assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
 export { SCRIPT_WORDS, scriptWords } from './script-words.js';
 export {
   BRAND_FILE_PREFIX,

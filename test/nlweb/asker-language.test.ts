@@ -30,6 +30,10 @@ describe('the asker’s language, as the answer reads it', () => {
     expect(service.languageOf(service.withAcceptLanguage(ask('アーカイブの作成'), 'de'))).toBe('ja');
     expect(service.languageOf(service.withAcceptLanguage(ask('archive'), 'de-CH, en;q=0.5'))).toBe('de');
     expect(service.languageOf(ask('Ein Archiv in einen Ordner entpacken'))).toBe('de');
+    // No Japanese page has "backup": every page is searched, but the asker still reads Japanese.
+    const backup = service.withAcceptLanguage(ask('backup disk'), 'ja');
+    expect(service.answer(backup, 'r').content.some((item) => item.type === 'resource')).toBe(true);
+    expect(service.languageOf(backup)).toBe('ja');
   });
 
   it('chooses among the site’s languages only, by q', async () => {

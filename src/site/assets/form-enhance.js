@@ -86,13 +86,13 @@ function problemOf(form, control) {
   if (!control.name || control.type === 'hidden' || control.disabled) return '';
   const { validity } = control;
   const value = control.value;
-  const say = (message) => sentence(form, control.name, message);
-  if (validity.valueMissing || (control.required && value.trim() === '')) return say('is required');
-  if (validity.typeMismatch && control.type === 'email') return say('is not a valid e-mail address');
+  const problem = (message) => sentence(form, control.name, message);
+  if (validity.valueMissing || (control.required && value.trim() === '')) return problem('is required');
+  if (validity.typeMismatch && control.type === 'email') return problem('is not a valid e-mail address');
   if (control.maxLength > 0 && value.length > control.maxLength)
-    return say(`is longer than ${control.maxLength} characters`);
+    return problem(`is longer than ${control.maxLength} characters`);
   if (control.minLength > 0 && value !== '' && [...value].length < control.minLength)
-    return say(`is shorter than ${control.minLength} characters`);
+    return problem(`is shorter than ${control.minLength} characters`);
   return '';
 }
 
