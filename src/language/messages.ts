@@ -70,6 +70,11 @@ const ENGLISH = {
   chooseMatchingArea: 'Choose an area that belongs to your organization type.',
   serverAnswered: 'The server answered {status}.',
   tryAgain: 'Please try again.',
+  home: 'Home',
+  inThisSection: 'In this section',
+  readMore: 'Read more →',
+  exploreSite: 'Explore {site}',
+  searchTooLong: 'The search is too long ({length} characters): use at most {max}.',
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;
@@ -141,6 +146,11 @@ const GERMAN: Messages = {
   chooseMatchingArea: 'Wählen Sie einen Bereich, der zu Ihrer Organisationsart passt.',
   serverAnswered: 'Der Server antwortete mit {status}.',
   tryAgain: 'Bitte versuchen Sie es erneut.',
+  home: 'Startseite',
+  inThisSection: 'In diesem Bereich',
+  readMore: 'Weiterlesen →',
+  exploreSite: '{site} entdecken',
+  searchTooLong: 'Die Suche ist zu lang ({length} Zeichen): Verwenden Sie höchstens {max}.',
 };
 
 const FRENCH: Messages = {
@@ -206,6 +216,11 @@ const FRENCH: Messages = {
   chooseMatchingArea: 'Choisissez un domaine qui correspond à votre type d’organisation.',
   serverAnswered: 'Le serveur a répondu {status}.',
   tryAgain: 'Veuillez réessayer.',
+  home: 'Accueil',
+  inThisSection: 'Dans cette section',
+  readMore: 'Lire la suite →',
+  exploreSite: 'Découvrir {site}',
+  searchTooLong: 'La recherche est trop longue ({length} caractères) : utilisez-en au plus {max}.',
 };
 
 const SPANISH: Messages = {
@@ -271,6 +286,11 @@ const SPANISH: Messages = {
   chooseMatchingArea: 'Elige un área que corresponda a tu tipo de organización.',
   serverAnswered: 'El servidor respondió {status}.',
   tryAgain: 'Inténtalo de nuevo.',
+  home: 'Inicio',
+  inThisSection: 'En esta sección',
+  readMore: 'Leer más →',
+  exploreSite: 'Explorar {site}',
+  searchTooLong: 'La búsqueda es demasiado larga ({length} caracteres): usa como máximo {max}.',
 };
 
 const JAPANESE: Messages = {
@@ -335,6 +355,11 @@ const JAPANESE: Messages = {
   chooseMatchingArea: '組織の種類に合う分野を選んでください。',
   serverAnswered: 'サーバーの応答: {status}。',
   tryAgain: 'もう一度お試しください。',
+  home: 'ホーム',
+  inThisSection: 'このセクションの内容',
+  readMore: '続きを読む →',
+  exploreSite: '{site} を見る',
+  searchTooLong: '検索語が長すぎます（{length} 文字）。{max} 文字以内にしてください。',
 };
 
 const CHINESE: Messages = {
@@ -399,6 +424,11 @@ const CHINESE: Messages = {
   chooseMatchingArea: '请选择属于您的机构类型的领域。',
   serverAnswered: '服务器返回了 {status}。',
   tryAgain: '请重试。',
+  home: '首页',
+  inThisSection: '本节内容',
+  readMore: '阅读更多 →',
+  exploreSite: '探索 {site}',
+  searchTooLong: '搜索内容太长（{length} 个字符）：最多使用 {max} 个字符。',
 };
 
 const CATALOGUES: Readonly<Record<string, Messages>> = {

@@ -103,7 +103,7 @@ export function renderLayout(options: LayoutOptions): string {
   const canonical = absoluteUrl(publicBaseUrl, canonicalPath);
   const isHome = canonicalPath === '/';
   const fullTitle = isHome ? `${site.info.name} | ${options.title}` : `${options.title} | ${site.info.name}`;
-  const crumbs = breadcrumbsOf(site, canonicalPath, options.title);
+  const crumbs = breadcrumbsOf(site, canonicalPath, options.title, words.home);
   const kind = options.kind ?? 'WebPage';
   const scripts = ['search.js', ...(options.scripts ?? [])];
 

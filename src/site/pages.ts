@@ -8,7 +8,7 @@ import {
   type FormDescriptor,
   type FormState,
 } from './forms.js';
-import { formatMessage, messagesFor, primaryLanguage } from '../language/index.js';
+import { formatMessage, messagesFor, primaryLanguage, type Messages } from '../language/index.js';
 import { renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
 import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
@@ -56,14 +56,14 @@ function kindOf(view: SiteView, page: Page, hasChildren: boolean): PageKind {
   return 'WebPage';
 }
 
-function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3'): string {
+function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3', words: Messages): string {
   const cards = pages.map(
     (page) =>
       `<li class="card"><${headingLevel} class="card-title"><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(
         page.title,
       )}</a></${headingLevel}>` +
       (page.description ? `<p>${escapeHtml(page.description)}</p>` : '') +
-      '<span class="card-more" aria-hidden="true">Read more →</span></li>',
+      `<span class="card-more" aria-hidden="true">${escapeHtml(words.readMore)}</span></li>`,
   );
   return `<ul class="cards">${cards.join('')}</ul>`;
 }
@@ -94,6 +94,7 @@ function heroArt(site: Site): string {
 
 function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const { site } = view;
+  const words = messagesFor(page.lang);
   const demoPath = demoPathOf(site);
   const sections = navigationOf(site);
   const explore = sections[0];
@@ -105,7 +106,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
     `<h1 id="hero-title">${escapeHtml(page.title)}</h1>`,
     page.description ? `<p class="lead">${escapeHtml(page.description)}</p>` : '',
     '<div class="hero-actions">',
-    `<a class="button button-primary" href="${escapeHtml(encodePagePath(demoPath))}">Request a demo</a>`,
+    `<a class="button button-primary" href="${escapeHtml(encodePagePath(demoPath))}">${escapeHtml(words.requestDemo)}</a>`,
     explore
       ? `<a class="button button-secondary" href="${escapeHtml(encodePagePath(explore.url))}">${escapeHtml(
           explore.title,
@@ -117,9 +118,9 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   ].join('');
   const cards =
     sections.length > 0
-      ? `<section class="section section-alt" aria-labelledby="explore-title"><div class="container"><h2 id="explore-title" class="section-title">Explore ${escapeHtml(
-          site.info.name,
-        )}</h2>${renderCards(sections, 'h3')}</div></section>`
+      ? `<section class="section section-alt" aria-labelledby="explore-title"><div class="container"><h2 id="explore-title" class="section-title">${escapeHtml(
+          formatMessage(words.exploreSite, { site: site.info.name }),
+        )}</h2>${renderCards(sections, 'h3', words)}</div></section>`
       : '';
   const html = htmlOf(page);
   const body =
@@ -159,9 +160,10 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
   const children = childrenOf(view.site, page);
   const listing =
     children.length > 0
-      ? `<section class="section-children" aria-labelledby="children-title"><h2 id="children-title">In this section</h2>${renderCards(
+      ? `<section class="section-children" aria-labelledby="children-title"><h2 id="children-title">${escapeHtml(messagesFor(page.lang).inThisSection)}</h2>${renderCards(
           children,
           'h3',
+          messagesFor(page.lang),
         )}</section>`
       : '';
   const side = form?.form.placement === 'side' ? formSection(view, page, form) : '';

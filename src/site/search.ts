@@ -191,7 +191,7 @@ export async function searchForPage(
       status: 400,
       outcome: {
         query: Array.from(query).slice(0, MAX_QUERY_LENGTH).join(''),
-        status: `The search is too long (${length} characters): use at most ${MAX_QUERY_LENGTH}.`,
+        status: formatMessage(messagesFor(lang).searchTooLong, { length, max: MAX_QUERY_LENGTH }),
         hits: [],
         lang,
       },

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/index.js';
-import { renderLayout, renderNotFoundPage, renderSearchPage } from '../../src/site/index.js';
+import {
+  renderContentPage,
+  renderLayout,
+  renderNotFoundPage,
+  renderSearchPage,
+  searchForPage,
+} from '../../src/site/index.js';
+import { createAskService } from '../../src/nlweb/index.js';
 import { contentFolder } from '../support/files.js';
 
 const BASE = 'https://example.test';
@@ -118,5 +125,35 @@ describe('the site’s own words in the page’s language', () => {
     expect(html).toContain('<h1 id="search-title">Suchen</h1>');
     expect(html).toContain('placeholder="Seiten und Dokumentation durchsuchen"');
     expect(html).toContain('<title>Suche: archiv | Beispiel</title>');
+  });
+});
+
+describe('the words around a page’s content in its language', () => {
+  it('writes a German section’s breadcrumb, and its sub-page cards in German, and the English home page in English', async () => {
+    const s = await site({
+      'index.md': '# Example\n\nArchives made simple.\n',
+      'de/index.md': '# Archive\n\nAlles über Archive.\n',
+      'de/guide.md': '# Anleitung\n\nSo erstellen Sie ein Archiv.\n',
+      'de/tipps.md': '# Tipps\n\nKleine Archive.\n',
+    });
+    const view = { site: s, publicBaseUrl: BASE };
+    const section = renderContentPage(view, s.byUrl.get('/de/')!);
+    expect(section).toContain('<h2 id="children-title">In diesem Bereich</h2>');
+    expect(section).toContain('<span class="card-more" aria-hidden="true">Weiterlesen →</span>');
+    expect(section).toMatch(
+      /<nav class="breadcrumbs" aria-label="Brotkrümelnavigation"><ol><li><a href="\/">Startseite<\/a>/,
+    );
+    const home = renderContentPage(view, s.byUrl.get('/')!);
+    expect(home).toContain('>Request a demo</a>');
+  });
+
+  it('says a search is too long in the asker’s language', async () => {
+    const s = await site();
+    const ask = createAskService(s, BASE);
+    const { status, outcome } = await searchForPage(ask, 'a'.repeat(1001), BASE, 'r', () => null, {
+      acceptLanguage: 'ja',
+    });
+    expect(status).toBe(400);
+    expect(outcome.status).toBe('検索語が長すぎます（1001 文字）。1000 文字以内にしてください。');
   });
 });
