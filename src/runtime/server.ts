@@ -3,7 +3,13 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
 import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
-import { readFormsFile, watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
+import {
+  readFormsFile,
+  unknownFormProblems,
+  watchContentFolder,
+  type ContentWatcher,
+  type Site,
+} from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
@@ -60,13 +66,8 @@ export function createLogger(
 
 /** A page asking for a form the site does not have shows none: said once, at start-up, with its file. */
 function warnOfUnknownForms(logger: Logger, site: Site, forms: readonly FormDefinition[]): void {
-  const keys = new Set(forms.map((form) => form.key));
-  for (const page of site.pages)
-    if (page.form !== null && !keys.has(page.form))
-      logger.warn(
-        { file: page.sourcePath, form: page.form },
-        `front matter \`form: ${page.form}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
-      );
+  for (const problem of unknownFormProblems(site.pages, forms))
+    logger.warn({ file: problem.file }, problem.message);
 }
 
 export interface AppContextOptions {
