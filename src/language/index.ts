@@ -173,6 +173,7 @@ export {
   MESSAGE_LANGUAGES,
   messageLanguage,
   messagesFor,
+  SHOWING_RESULTS_TEMPLATES,
   type MessageKey,
   type Messages,
 } from './messages.js';

@@ -45,6 +45,36 @@ const ENGLISH = {
   popularPages: 'Popular pages',
   goHome: 'Go to the home page',
   errorCode: 'Error {status}',
+  answerNothingMatched:
+    'Nothing on {site} matched “{query}”. Try other words for the same thing, the name of a product, feature or document, or fewer words.',
+  answerStillTyping:
+    '“{query}” ends in a word still being typed: finish it to search {site}, or try the name of a product, feature or document.',
+  answerNoWords:
+    'What would you like to find on {site}? “{query}” has no words to search for (only very common words or punctuation). Ask about a topic, a product, a feature or a document by name.',
+  searching: 'Searching…',
+  liveSearchUnavailable: 'Live search is not available right now. Press Enter to search.',
+  noPagesMatched: 'No pages matched.',
+  searchResults: 'Search results',
+  seeAllResults: 'See all results',
+  formLoading: 'Loading the form…',
+  formNotLoaded: 'The form could not be loaded: check your connection and reload the page.',
+  formNotSent: 'The form could not be sent: check your connection and try again.',
+  checkTheForm: 'Please check the form',
+  fieldProblem: '{field}: {problem}.',
+  nameField: 'Name',
+  fieldRequired: 'please fill this in',
+  fieldTooShort: 'must be at least {count} characters',
+  fieldTooLong: 'must be at most {count} characters',
+  fieldNotEmail: 'enter an e-mail address such as name@company.com',
+  enterFullName: 'Enter your first and last name.',
+  chooseMatchingArea: 'Choose an area that belongs to your organization type.',
+  serverAnswered: 'The server answered {status}.',
+  tryAgain: 'Please try again.',
+  home: 'Home',
+  inThisSection: 'In this section',
+  readMore: 'Read more →',
+  exploreSite: 'Explore {site}',
+  searchTooLong: 'The search is too long ({length} characters): use at most {max}.',
 } as const;
 
 export type MessageKey = keyof typeof ENGLISH;
@@ -88,6 +118,39 @@ const GERMAN: Messages = {
   popularPages: 'Beliebte Seiten',
   goHome: 'Zur Startseite',
   errorCode: 'Fehler {status}',
+  answerNothingMatched:
+    'Nichts auf {site} passt zu „{query}“. Versuchen Sie andere Wörter für dieselbe Sache, den Namen eines Produkts, einer Funktion oder eines Dokuments, oder weniger Wörter.',
+  answerStillTyping:
+    '„{query}“ endet mit einem Wort, das noch getippt wird: Schreiben Sie es zu Ende, um {site} zu durchsuchen, oder versuchen Sie den Namen eines Produkts, einer Funktion oder eines Dokuments.',
+  answerNoWords:
+    'Was möchten Sie auf {site} finden? „{query}“ enthält keine Wörter, nach denen sich suchen lässt (nur sehr häufige Wörter oder Satzzeichen). Fragen Sie nach einem Thema, einem Produkt, einer Funktion oder einem Dokument mit seinem Namen.',
+  searching: 'Suche läuft…',
+  liveSearchUnavailable:
+    'Die Live-Suche ist gerade nicht verfügbar. Drücken Sie die Eingabetaste, um zu suchen.',
+  noPagesMatched: 'Keine Seite gefunden.',
+  searchResults: 'Suchergebnisse',
+  seeAllResults: 'Alle Ergebnisse anzeigen',
+  formLoading: 'Formular wird geladen…',
+  formNotLoaded:
+    'Das Formular konnte nicht geladen werden: Prüfen Sie Ihre Verbindung und laden Sie die Seite neu.',
+  formNotSent:
+    'Das Formular konnte nicht gesendet werden: Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  checkTheForm: 'Bitte prüfen Sie das Formular',
+  fieldProblem: '{field}: {problem}.',
+  nameField: 'Name',
+  fieldRequired: 'bitte ausfüllen',
+  fieldTooShort: 'muss mindestens {count} Zeichen lang sein',
+  fieldTooLong: 'darf höchstens {count} Zeichen lang sein',
+  fieldNotEmail: 'geben Sie eine E-Mail-Adresse wie name@firma.de ein',
+  enterFullName: 'Geben Sie Ihren Vor- und Nachnamen ein.',
+  chooseMatchingArea: 'Wählen Sie einen Bereich, der zu Ihrer Organisationsart passt.',
+  serverAnswered: 'Der Server antwortete mit {status}.',
+  tryAgain: 'Bitte versuchen Sie es erneut.',
+  home: 'Startseite',
+  inThisSection: 'In diesem Bereich',
+  readMore: 'Weiterlesen →',
+  exploreSite: '{site} entdecken',
+  searchTooLong: 'Die Suche ist zu lang ({length} Zeichen): Verwenden Sie höchstens {max}.',
 };
 
 const FRENCH: Messages = {
@@ -127,6 +190,37 @@ const FRENCH: Messages = {
   popularPages: 'Pages populaires',
   goHome: 'Aller à la page d’accueil',
   errorCode: 'Erreur {status}',
+  answerNothingMatched:
+    'Rien sur {site} ne correspond à « {query} ». Essayez d’autres mots pour la même chose, le nom d’un produit, d’une fonctionnalité ou d’un document, ou moins de mots.',
+  answerStillTyping:
+    '« {query} » se termine par un mot en cours de saisie : terminez-le pour rechercher sur {site}, ou essayez le nom d’un produit, d’une fonctionnalité ou d’un document.',
+  answerNoWords:
+    'Que souhaitez-vous trouver sur {site} ? « {query} » ne contient aucun mot à rechercher (seulement des mots très courants ou de la ponctuation). Demandez un sujet, un produit, une fonctionnalité ou un document par son nom.',
+  searching: 'Recherche en cours…',
+  liveSearchUnavailable:
+    'La recherche instantanée n’est pas disponible pour le moment. Appuyez sur Entrée pour rechercher.',
+  noPagesMatched: 'Aucune page ne correspond.',
+  searchResults: 'Résultats de recherche',
+  seeAllResults: 'Voir tous les résultats',
+  formLoading: 'Chargement du formulaire…',
+  formNotLoaded: 'Le formulaire n’a pas pu être chargé : vérifiez votre connexion et rechargez la page.',
+  formNotSent: 'Le formulaire n’a pas pu être envoyé : vérifiez votre connexion et réessayez.',
+  checkTheForm: 'Veuillez vérifier le formulaire',
+  fieldProblem: '{field} : {problem}.',
+  nameField: 'Nom',
+  fieldRequired: 'veuillez remplir ce champ',
+  fieldTooShort: 'doit contenir au moins {count} caractères',
+  fieldTooLong: 'doit contenir au plus {count} caractères',
+  fieldNotEmail: 'saisissez une adresse e-mail comme nom@entreprise.fr',
+  enterFullName: 'Saisissez votre prénom et votre nom.',
+  chooseMatchingArea: 'Choisissez un domaine qui correspond à votre type d’organisation.',
+  serverAnswered: 'Le serveur a répondu {status}.',
+  tryAgain: 'Veuillez réessayer.',
+  home: 'Accueil',
+  inThisSection: 'Dans cette section',
+  readMore: 'Lire la suite →',
+  exploreSite: 'Découvrir {site}',
+  searchTooLong: 'La recherche est trop longue ({length} caractères) : utilisez-en au plus {max}.',
 };
 
 const SPANISH: Messages = {
@@ -167,6 +261,36 @@ const SPANISH: Messages = {
   popularPages: 'Páginas populares',
   goHome: 'Ir a la página de inicio',
   errorCode: 'Error {status}',
+  answerNothingMatched:
+    'Nada en {site} coincide con «{query}». Prueba otras palabras para lo mismo, el nombre de un producto, una función o un documento, o menos palabras.',
+  answerStillTyping:
+    '«{query}» termina en una palabra que aún se está escribiendo: termínala para buscar en {site}, o prueba el nombre de un producto, una función o un documento.',
+  answerNoWords:
+    '¿Qué te gustaría encontrar en {site}? «{query}» no tiene palabras que buscar (solo palabras muy comunes o signos de puntuación). Pregunta por un tema, un producto, una función o un documento por su nombre.',
+  searching: 'Buscando…',
+  liveSearchUnavailable: 'La búsqueda instantánea no está disponible ahora. Pulsa Intro para buscar.',
+  noPagesMatched: 'Ninguna página coincide.',
+  searchResults: 'Resultados de búsqueda',
+  seeAllResults: 'Ver todos los resultados',
+  formLoading: 'Cargando el formulario…',
+  formNotLoaded: 'No se pudo cargar el formulario: comprueba tu conexión y vuelve a cargar la página.',
+  formNotSent: 'No se pudo enviar el formulario: comprueba tu conexión e inténtalo de nuevo.',
+  checkTheForm: 'Revisa el formulario',
+  fieldProblem: '{field}: {problem}.',
+  nameField: 'Nombre',
+  fieldRequired: 'rellena este campo',
+  fieldTooShort: 'debe tener al menos {count} caracteres',
+  fieldTooLong: 'debe tener como máximo {count} caracteres',
+  fieldNotEmail: 'escribe una dirección de correo como nombre@empresa.com',
+  enterFullName: 'Escribe tu nombre y tus apellidos.',
+  chooseMatchingArea: 'Elige un área que corresponda a tu tipo de organización.',
+  serverAnswered: 'El servidor respondió {status}.',
+  tryAgain: 'Inténtalo de nuevo.',
+  home: 'Inicio',
+  inThisSection: 'En esta sección',
+  readMore: 'Leer más →',
+  exploreSite: 'Explorar {site}',
+  searchTooLong: 'La búsqueda es demasiado larga ({length} caracteres): usa como máximo {max}.',
 };
 
 const JAPANESE: Messages = {
@@ -206,6 +330,36 @@ const JAPANESE: Messages = {
   popularPages: '人気のページ',
   goHome: 'ホームページへ',
   errorCode: 'エラー {status}',
+  answerNothingMatched:
+    '{site} で「{query}」に一致するものはありませんでした。同じ内容を別の言葉で、製品・機能・ドキュメントの名前で、または少ない単語で検索してください。',
+  answerStillTyping:
+    '「{query}」は入力中の単語で終わっています。入力を終えて {site} を検索するか、製品・機能・ドキュメントの名前で検索してください。',
+  answerNoWords:
+    '{site} で何をお探しですか？「{query}」には検索できる単語がありません（よく使われる単語や句読点のみです）。トピック、製品、機能、ドキュメントの名前で質問してください。',
+  searching: '検索しています…',
+  liveSearchUnavailable: 'ライブ検索は現在利用できません。Enter キーを押して検索してください。',
+  noPagesMatched: '一致するページはありません。',
+  searchResults: '検索結果',
+  seeAllResults: 'すべての結果を見る',
+  formLoading: 'フォームを読み込んでいます…',
+  formNotLoaded: 'フォームを読み込めませんでした。接続を確認してページを再読み込みしてください。',
+  formNotSent: 'フォームを送信できませんでした。接続を確認してもう一度お試しください。',
+  checkTheForm: 'フォームの内容を確認してください',
+  fieldProblem: '{field}: {problem}。',
+  nameField: '氏名',
+  fieldRequired: '入力してください',
+  fieldTooShort: '{count} 文字以上で入力してください',
+  fieldTooLong: '{count} 文字以内で入力してください',
+  fieldNotEmail: 'name@company.com のようなメールアドレスを入力してください',
+  enterFullName: '姓と名を入力してください。',
+  chooseMatchingArea: '組織の種類に合う分野を選んでください。',
+  serverAnswered: 'サーバーの応答: {status}。',
+  tryAgain: 'もう一度お試しください。',
+  home: 'ホーム',
+  inThisSection: 'このセクションの内容',
+  readMore: '続きを読む →',
+  exploreSite: '{site} を見る',
+  searchTooLong: '検索語が長すぎます（{length} 文字）。{max} 文字以内にしてください。',
 };
 
 const CHINESE: Messages = {
@@ -245,6 +399,36 @@ const CHINESE: Messages = {
   popularPages: '热门页面',
   goHome: '返回首页',
   errorCode: '错误 {status}',
+  answerNothingMatched:
+    '{site} 上没有与“{query}”匹配的内容。请换用表达同一意思的其他词语、产品、功能或文档的名称，或减少词语。',
+  answerStillTyping:
+    '“{query}”以一个尚未输入完的词结尾：输入完整后即可搜索 {site}，或试试产品、功能或文档的名称。',
+  answerNoWords:
+    '您想在 {site} 上找什么？“{query}”中没有可搜索的词（只有非常常见的词或标点）。请按名称询问某个主题、产品、功能或文档。',
+  searching: '正在搜索…',
+  liveSearchUnavailable: '实时搜索暂时不可用。按回车键进行搜索。',
+  noPagesMatched: '没有匹配的页面。',
+  searchResults: '搜索结果',
+  seeAllResults: '查看全部结果',
+  formLoading: '正在加载表单…',
+  formNotLoaded: '无法加载表单：请检查网络连接并重新加载页面。',
+  formNotSent: '无法发送表单：请检查网络连接后重试。',
+  checkTheForm: '请检查表单',
+  fieldProblem: '{field}：{problem}。',
+  nameField: '姓名',
+  fieldRequired: '请填写此项',
+  fieldTooShort: '至少需要 {count} 个字符',
+  fieldTooLong: '最多 {count} 个字符',
+  fieldNotEmail: '请输入电子邮件地址，例如 name@company.com',
+  enterFullName: '请输入您的姓名。',
+  chooseMatchingArea: '请选择属于您的机构类型的领域。',
+  serverAnswered: '服务器返回了 {status}。',
+  tryAgain: '请重试。',
+  home: '首页',
+  inThisSection: '本节内容',
+  readMore: '阅读更多 →',
+  exploreSite: '探索 {site}',
+  searchTooLong: '搜索内容太长（{length} 个字符）：最多使用 {max} 个字符。',
 };
 
 const CATALOGUES: Readonly<Record<string, Messages>> = {
@@ -283,10 +467,13 @@ export function formatMessage(
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** "Showing results for “…”" in every catalogue, as patterns that capture the query. */
-const SHOWING_PATTERNS: readonly RegExp[] = [
+/** "Showing results for “{query}”" in every catalogue (each once, sorted): an answer says it in the asker's language. */
+export const SHOWING_RESULTS_TEMPLATES: readonly string[] = [
   ...new Set(Object.values(CATALOGUES).map((m) => m.showingResultsFor)),
-].map((template) => {
+].sort();
+
+/** The same, as patterns that capture the query. */
+const SHOWING_PATTERNS: readonly RegExp[] = SHOWING_RESULTS_TEMPLATES.map((template) => {
   const [before, after] = template.split('{query}') as [string, string];
   return new RegExp(`^${escapeRegExp(before)}(.*?)${escapeRegExp(after)}\\. `, 'u');
 });

@@ -121,6 +121,22 @@ export interface AskService {
    * one language; else the same query object (so a query parsed once stays one cache key).
    */
   withAcceptLanguage(query: AskQuery, header: string | undefined): AskQuery;
+  /**
+   * The languages `Accept-Language` chooses among (primary subtags the site declares pages in,
+   * sorted): empty unless the site has two or more, so a single-language site's answers and pages
+   * never depend on the header (and need no `Vary: Accept-Language`).
+   */
+  readonly askerLanguages: readonly string[];
+  /** The first of this `Accept-Language` header's languages among `askerLanguages`, or null. */
+  preferredLanguage(header: string | undefined): string | null;
+  /**
+   * The asker's language as the answer to this query reads it (a primary subtag: `lang`, else the
+   * query's script, the Accept-Language preference, its words), or null when none tells one; kept
+   * when no page in it matched and every page was searched. From the same cached answer as
+   * `answer` (not counted in `counts`): the site's own words for the asker (the search page, the
+   * 404 page) follow it.
+   */
+  languageOf(query: AskQuery): string | null;
   /** Whether the answer to this query is in the cache now. */
   isCached(query: AskQuery): boolean;
   /** What the answer to this query found (the same cached answer; not counted in `counts`): call it after answering. */
@@ -167,6 +183,8 @@ export interface AnswerSummary {
  */
 export interface AskOutcome {
   readonly responseType: 'Answer' | 'Elicitation';
+  /** The asker's language (see AskService.languageOf). */
+  readonly lang: string | null;
   /** `JSON.stringify(content)` as UTF-8: the value of the answer's `content` member. */
   readonly contentJson: Buffer;
   readonly summary: AnswerSummary;
@@ -185,11 +203,13 @@ const NOTHING_FOUND: AnswerSummary = Object.freeze({
 
 const outcomeOf = (
   responseType: AskOutcome['responseType'],
+  lang: string | null,
   content: NlWebContentItem[],
   summary: AnswerSummary,
 ): AskOutcome =>
   Object.freeze({
     responseType,
+    lang,
     contentJson: utf8Bytes(JSON.stringify(content)),
     summary: Object.freeze(summary),
   });
@@ -351,15 +371,18 @@ export function createAskService(
   };
   // Languages Accept-Language can prefer: those the site declares pages in, when it has several.
   const preferable = siteLanguages.filter((code) => declared.has(code));
+  const askerLanguages = preferable.length >= 2 ? preferable : [];
   const preferredByHeader = new LruCache<string, string | null>(256);
-  const preferredLanguage = (header: string): string | null =>
-    preferredByHeader.getOrSet(header, () => {
-      for (const tag of acceptedLanguages(header)) {
-        const code = primaryLanguage(tag);
-        if (preferable.includes(code)) return code;
-      }
-      return null;
-    });
+  const preferredLanguage = (header: string | undefined): string | null =>
+    header === undefined || askerLanguages.length === 0
+      ? null
+      : preferredByHeader.getOrSet(header, () => {
+          for (const tag of acceptedLanguages(header)) {
+            const code = primaryLanguage(tag);
+            if (preferable.includes(code)) return code;
+          }
+          return null;
+        });
   const withPreference = new WeakMap<AskQuery, Map<string, AskQuery>>();
 
   const termIds = index.core.termIds;
@@ -439,7 +462,10 @@ export function createAskService(
     asked: string | null,
     preferred: string | null,
   ): AskOutcome => {
-    let lang = queryLanguage(text, asked, preferred);
+    // The asker's language: the site's own words for them follow it (languageOf), even when the
+    // search below falls back to reading the query in the language of its words.
+    const askerLang = queryLanguage(text, asked, preferred);
+    let lang = askerLang;
     let ranked = rankPages(rankingContext(scope, lang), text, maxResults);
     // Only the asker's preference (not a `lang` they gave) kept every other page out: when none of
     // the preferred language's pages matches, every page is searched, the query read in the
@@ -456,7 +482,8 @@ export function createAskService(
     if (!ranked.outcome.matchedAny && queryTermCount === 0) {
       return outcomeOf(
         'Elicitation',
-        [{ type: 'text', text: elicitationText(text, siteName) }],
+        askerLang,
+        [{ type: 'text', text: elicitationText(text, siteName, lang) }],
         NOTHING_FOUND,
       );
     }
@@ -471,6 +498,7 @@ export function createAskService(
       );
     return outcomeOf(
       'Answer',
+      askerLang,
       [
         {
           type: 'text',
@@ -588,8 +616,11 @@ export function createAskService(
       return cache.size;
     },
     isCached: (query) => cache.has(cacheKey(query)),
+    askerLanguages,
+    preferredLanguage,
+    languageOf: (query) => lookup(query, false).lang,
     withAcceptLanguage(query, header) {
-      if (header === undefined || preferable.length < 2 || query.lang) return query;
+      if (query.lang) return query;
       const preferred = preferredLanguage(header);
       if (preferred === null) return query;
       let byLanguage = withPreference.get(query);
@@ -688,19 +719,24 @@ function summaryText(
   const { outcome } = ranked;
   const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
   const corrected = outcome.corrections.length > 0;
-  // The correction is said in the asker's language (the rest is written for agents, in English).
+  // What people are shown (the correction, and the text when nothing was found) is in the asker's
+  // language; the lines that go with results are written for agents, in English (the search page
+  // and the live search say their own count instead).
+  const words = messagesFor(lang);
   const showing = corrected
-    ? `${formatMessage(messagesFor(lang).showingResultsFor, { query: outcome.correctedText })}. `
+    ? `${formatMessage(words.showingResultsFor, { query: outcome.correctedText })}. `
     : '';
   // The results are for the corrected words: the count names them, never the misspelling.
   const searched = corrected ? outcome.correctedText : query;
   const best = ranked.pages[0];
   if (best === undefined)
-    return typing
-      ? `${showing}${quoted(searched)} ends in a word still being typed: finish it to search ${where}, or ` +
-          'try the name of a product, feature or document.'
-      : `${showing}Nothing on ${where} matched ${quoted(searched)}. Try other words for the same thing, the name of a ` +
-          'product, feature or document, or fewer words.';
+    return (
+      showing +
+      formatMessage(typing ? words.answerStillTyping : words.answerNothingMatched, {
+        query: searched,
+        site: where,
+      })
+    );
   const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
   const topName = best.page.page.title;
   if (best.coverage <= WEAK_COVERAGE && typing)
@@ -717,9 +753,6 @@ function summaryText(
   return `${showing}Found ${count} for ${quoted(searched)} on ${where}. Top result: ${topName} (${topUrl}).`;
 }
 
-function elicitationText(query: string, siteName: string): string {
-  return (
-    `What would you like to find on ${siteName}? ${quoted(query)} has no words to search for (only very ` +
-    'common words or punctuation). Ask about a topic, a product, a feature or a document by name.'
-  );
+function elicitationText(query: string, siteName: string, lang: string | null): string {
+  return formatMessage(messagesFor(lang).answerNoWords, { query, site: siteName });
 }

@@ -57,6 +57,7 @@ export const EMBED_ASSETS: readonly string[] = [
   'frontdoor.css',
   'live-search.js',
   'form-enhance.js',
+  'words.js',
 ];
 
 /** `/assets/site.css?v=…`; throws for an asset that does not exist, so a typo fails every test. */

@@ -18,7 +18,8 @@ export {
   type MenuColumn,
   type MenuLink,
 } from './paths.js';
-export { assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
+export { ASSETS_DIR, assetUrl, EMBED_ASSETS, siteAssets } from './assets.js';
+export { SCRIPT_WORDS, scriptWords } from './script-words.js';
 export {
   BRAND_FILE_PREFIX,
   BRAND_ICON,
@@ -58,5 +59,11 @@ export {
   type RenderSiteOptions,
   type Representation,
 } from './render-cache.js';
-export { searchForPage } from './search.js';
+export {
+  askedLanguage,
+  askerLanguage,
+  askerLanguageVary,
+  searchForPage,
+  type AskerLanguageHints,
+} from './search.js';
 export type { SiteAsset } from './assets.js';

@@ -23,6 +23,7 @@ import {
 } from './brand.js';
 import { messagesFor, type Messages } from '../language/index.js';
 import { renderLanguageSwitch } from './language-switch.js';
+import { scriptWordsBlock } from './script-words.js';
 
 /** schema.org type of the page in its JSON-LD. */
 export type PageKind =
@@ -106,7 +107,7 @@ export function renderLayout(options: LayoutOptions): string {
   const canonical = absoluteUrl(publicBaseUrl, canonicalPath);
   const isHome = canonicalPath === '/';
   const fullTitle = isHome ? `${site.info.name} | ${options.title}` : `${options.title} | ${site.info.name}`;
-  const crumbs = breadcrumbsOf(site, canonicalPath, options.title);
+  const crumbs = breadcrumbsOf(site, canonicalPath, options.title, words.home);
   const kind = options.kind ?? 'WebPage';
   const scripts = ['search.js', ...(options.scripts ?? [])];
   const primaryForm = primaryFormOf(site, options.forms ?? DEFAULT_FORM_CATALOG)?.link ?? null;
@@ -123,6 +124,8 @@ export function renderLayout(options: LayoutOptions): string {
     faviconLink(site),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(site, BRAND_STYLESHEET))}">`,
+    // The scripts' own words in the page's language (words.js reads them).
+    scriptWordsBlock(scripts, lang),
     ...scripts.map((name) => `<script type="module" src="${assetUrl(name)}"></script>`),
     ...translationLinks(options),
     options.markdownPath

@@ -9,7 +9,7 @@ import {
   type FormDescriptor,
   type FormState,
 } from './forms.js';
-import { folderLanguage, formatMessage, messagesFor } from '../language/index.js';
+import { formatMessage, messagesFor, primaryLanguage, type Messages } from '../language/index.js';
 import { menuLabel, renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
 import {
@@ -64,14 +64,14 @@ function kindOf(view: SiteView, page: Page, hasChildren: boolean): PageKind {
   return 'WebPage';
 }
 
-function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3'): string {
+function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3', words: Messages): string {
   const cards = pages.map(
     (page) =>
       `<li class="card"><${headingLevel} class="card-title"><a href="${escapeHtml(encodePagePath(page.url))}">${escapeHtml(
         page.title,
       )}</a></${headingLevel}>` +
       (page.description ? `<p>${escapeHtml(page.description)}</p>` : '') +
-      '<span class="card-more" aria-hidden="true">Read more →</span></li>',
+      `<span class="card-more" aria-hidden="true">${escapeHtml(words.readMore)}</span></li>`,
   );
   return `<ul class="cards">${cards.join('')}</ul>`;
 }
@@ -128,10 +128,9 @@ interface PrimaryForm {
 
 function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const { site } = view;
+  const words = messagesFor(page.lang);
   const found = primaryFormOf(site, formsOf(view));
-  const primary: PrimaryForm | null = found
-    ? { ...found, label: menuLabel(found.link, messagesFor(page.lang)) }
-    : null;
+  const primary: PrimaryForm | null = found ? { ...found, label: menuLabel(found.link, words) } : null;
   const sections = navigationOf(site);
   const explore = sections[0];
   const hero = [
@@ -156,9 +155,9 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   ].join('');
   const cards =
     sections.length > 0
-      ? `<section class="section section-alt" aria-labelledby="explore-title"><div class="container"><h2 id="explore-title" class="section-title">Explore ${escapeHtml(
-          site.info.name,
-        )}</h2>${renderCards(sections, 'h3')}</div></section>`
+      ? `<section class="section section-alt" aria-labelledby="explore-title"><div class="container"><h2 id="explore-title" class="section-title">${escapeHtml(
+          formatMessage(words.exploreSite, { site: site.info.name }),
+        )}</h2>${renderCards(sections, 'h3', words)}</div></section>`
       : '';
   const html = htmlOf(page);
   const body =
@@ -194,9 +193,10 @@ export function renderContentPage(view: SiteView, page: Page, formState?: FormSt
   const children = childrenOf(view.site, page);
   const listing =
     children.length > 0
-      ? `<section class="section-children" aria-labelledby="children-title"><h2 id="children-title">In this section</h2>${renderCards(
+      ? `<section class="section-children" aria-labelledby="children-title"><h2 id="children-title">${escapeHtml(messagesFor(page.lang).inThisSection)}</h2>${renderCards(
           children,
           'h3',
+          messagesFor(page.lang),
         )}</section>`
       : '';
   const side = form?.form.placement === 'side' ? formSection(view, page, form) : '';
@@ -319,6 +319,8 @@ export interface SearchOutcome {
   /** "Showing results for “…”" when the search corrected the query. */
   correction?: string;
   hits: readonly SearchHit[];
+  /** The language the page speaks (the asker's, askerLanguage); null or absent: the site's. */
+  lang?: string | null;
 }
 
 function renderSnippet(text: string, highlights: SearchHit['highlights']): string {
@@ -357,7 +359,7 @@ export function renderSearchHits(hits: readonly SearchHit[]): string {
 
 /** /search: the form, and the results rendered on the server (the page works without JavaScript). */
 export function renderSearchPage(view: SiteView, outcome: SearchOutcome): string {
-  const lang = siteLanguageOf(view.site);
+  const lang = askerPageLanguage(view.site, outcome.lang);
   const words = messagesFor(lang);
   const body = [
     '<div class="page-header"><div class="container">',
@@ -414,16 +416,18 @@ export interface ClosestPage {
 /**
  * The HTML 404 page; `path` is the (decoded) path asked for. Its search box holds the words of
  * the path (notFoundQuery), and `closest` are the pages a search for them finds ("did you mean").
+ * `lang`: the asker's language (askerLanguage: the folder asked for, Accept-Language, …), else
+ * the site's.
  */
 export function renderNotFoundPage(
   view: SiteView,
   path: string,
   closest: readonly ClosestPage[] = [],
+  lang: string | null = null,
 ): string {
   const suggestions = navigationOf(view.site);
   const query = notFoundQuery(path);
-  // The language of the folder asked for (/de/…), else the site's.
-  const lang = folderLanguage(path.replace(/^\/+/, '')) ?? siteLanguageOf(view.site);
+  lang = askerPageLanguage(view.site, lang);
   const words = messagesFor(lang);
   const didYouMean =
     closest.length > 0
@@ -477,6 +481,16 @@ export function renderNotFoundPage(
 /** The language of the site's own pages (search, errors): `_site.yaml` `language`, else English. */
 function siteLanguageOf(site: Site): string {
   return site.info.language ?? 'en';
+}
+
+/**
+ * The `<html lang>` of a page written for an asker: their language (a primary subtag), as the
+ * site writes it when it is the site's own ("en" on an `en-GB` site stays `en-GB`); none: the site's.
+ */
+function askerPageLanguage(site: Site, asker: string | null | undefined): string {
+  const own = siteLanguageOf(site);
+  if (!asker || primaryLanguage(own) === primaryLanguage(asker)) return own;
+  return asker;
 }
 
 /** Any other error answered as HTML (a form post that was too large, a server failure). */

@@ -106,12 +106,12 @@ export interface Crumb {
 }
 
 /**
- * Home, then every ancestor of `path` that exists as a page (folder index `/a/` or page `/a`), then
- * the current page.
+ * Home (`homeName`: in the page's language), then every ancestor of `path` that exists as a page
+ * (folder index `/a/` or page `/a`), then the current page.
  */
-export function breadcrumbsOf(site: Site, path: string, title: string): Crumb[] {
+export function breadcrumbsOf(site: Site, path: string, title: string, homeName = 'Home'): Crumb[] {
   const home = site.byUrl.get('/');
-  const crumbs: Crumb[] = [{ name: home ? 'Home' : site.info.name, path: '/' }];
+  const crumbs: Crumb[] = [{ name: home ? homeName : site.info.name, path: '/' }];
   if (path === '/') return crumbs;
   const segments = path.split('/').filter((segment) => segment !== '');
   for (let i = 1; i < segments.length; i++) {

@@ -1,6 +1,6 @@
 import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
-import { correctedQueryOf, formatMessage, messagesFor } from '../language/index.js';
-import { normaliseQuery, type AnswerSummary, type AskService } from '../nlweb/index.js';
+import { correctedQueryOf, formatMessage, languageTag, messagesFor } from '../language/index.js';
+import { normaliseQuery, type AnswerSummary, type AskQuery, type AskService } from '../nlweb/index.js';
 import type { SearchHit, SearchOutcome } from './pages.js';
 
 /** Results on the server-rendered search page. */
@@ -116,7 +116,45 @@ export function outcomeOf(
     status,
     ...(corrected ? { correction: formatMessage(words.showingResultsFor, { query: corrected.query }) } : {}),
     hits,
+    ...(lang !== null ? { lang } : {}),
   };
+}
+
+/** What tells the asker's language to a page the site writes for them (the search page, the 404 page). */
+export interface AskerLanguageHints {
+  /** The request's `lang` parameter as given (ignored when it is not a BCP 47 tag). */
+  lang?: string | null;
+  /** The request's `Accept-Language` header. */
+  acceptLanguage?: string | undefined;
+}
+
+/** The `lang` a query asks with: the hint's tag when it is one. */
+export function askedLanguage(hints: AskerLanguageHints): string | null {
+  return hints.lang ? languageTag(hints.lang) : null;
+}
+
+/**
+ * The language of the site's own words on a page written for this asker, as /ask reads it: with
+ * an answered `query` (made with `withAcceptLanguage`), the language the answer was read in
+ * (`lang`, the query's script, Accept-Language, its words); without one, the `lang` asked for,
+ * else the Accept-Language preference among the site's languages. Null when nothing tells one
+ * (the caller then uses the site's language).
+ */
+export function askerLanguage(
+  ask: AskService,
+  hints: AskerLanguageHints,
+  answered: AskQuery | null = null,
+): string | null {
+  if (answered !== null) return ask.languageOf(answered);
+  return askedLanguage(hints) ?? ask.preferredLanguage(hints.acceptLanguage);
+}
+
+/**
+ * The Vary a page written in the asker's language needs: Accept-Language can change it only on a
+ * site with two or more languages (a single-language site's pages never depend on it).
+ */
+export function askerLanguageVary(ask: AskService): Record<string, string> {
+  return ask.askerLanguages.length > 0 ? { vary: 'Accept-Language' } : {};
 }
 
 /**
@@ -134,15 +172,17 @@ export async function searchForPage(
    * when the client is over its search limit (RATE_LIMIT_ASK, shared with /ask), else null.
    */
   refusal: () => string | null | Promise<string | null> = () => null,
-  /** The search page's language (its own words), and the asker's for the answer (Accept-Language). */
-  languages: { lang?: string | null; acceptLanguage?: string } = {},
+  /** The asker's language: the page's `lang` parameter and Accept-Language (askerLanguage). */
+  hints: AskerLanguageHints = {},
 ): Promise<{ status: number; outcome: SearchOutcome; summary: AnswerSummary | null }> {
   const query = normaliseQuery(rawQuery);
-  const lang = languages.lang ?? null;
+  const asked = askedLanguage(hints);
+  // Without an answer (nothing asked, too long, refused) the page still speaks the asker's language.
+  const lang = askerLanguage(ask, hints);
   if (query === '')
     return {
       status: 200,
-      outcome: { query: '', status: messagesFor(lang).searchPrompt, hits: [] },
+      outcome: { query: '', status: messagesFor(lang).searchPrompt, hits: [], lang },
       summary: null,
     };
   const length = codePointLength(query);
@@ -151,17 +191,29 @@ export async function searchForPage(
       status: 400,
       outcome: {
         query: Array.from(query).slice(0, MAX_QUERY_LENGTH).join(''),
-        status: `The search is too long (${length} characters): use at most ${MAX_QUERY_LENGTH}.`,
+        status: formatMessage(messagesFor(lang).searchTooLong, { length, max: MAX_QUERY_LENGTH }),
         hits: [],
+        lang,
       },
       summary: null,
     };
   const refused = await refusal();
-  if (refused !== null) return { status: 429, outcome: { query, status: refused, hits: [] }, summary: null };
-  const asked = ask.withAcceptLanguage(
-    { text: query, maxResults: SEARCH_PAGE_RESULTS, conversationId: null },
-    languages.acceptLanguage,
+  if (refused !== null)
+    return { status: 429, outcome: { query, status: refused, hits: [], lang }, summary: null };
+  const question = ask.withAcceptLanguage(
+    {
+      text: query,
+      maxResults: SEARCH_PAGE_RESULTS,
+      conversationId: null,
+      ...(asked !== null ? { lang: asked } : {}),
+    },
+    hints.acceptLanguage,
   );
-  const answer = ask.answer(asked, requestId);
-  return { status: 200, outcome: outcomeOf(query, answer, publicBaseUrl, lang), summary: ask.summary(asked) };
+  const answer = ask.answer(question, requestId);
+  const answeredIn = askerLanguage(ask, hints, question);
+  return {
+    status: 200,
+    outcome: outcomeOf(query, answer, publicBaseUrl, answeredIn),
+    summary: ask.summary(question),
+  };
 }

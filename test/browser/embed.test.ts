@@ -32,9 +32,9 @@ const contexts: BrowserContext[] = [];
 
 const THEME_ACCENT = 'rgb(122, 31, 162)';
 
-function hostPage(frontdoorUrl: string, body: string): string {
+function hostPage(frontdoorUrl: string, body: string, lang = 'en'): string {
   return [
-    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>Example Docs</title>',
     `<link rel="stylesheet" href="${frontdoorUrl}/embed/frontdoor.css">`,
@@ -61,6 +61,12 @@ function startHost(port: number, frontdoorUrl: string): Promise<Server> {
       '<frontdoor-search placeholder="Search the docs"></frontdoor-search><h2>Talk to us</h2><frontdoor-form kind="demo"></frontdoor-form>',
     ),
     '/solutions/cros': hostPage(frontdoorUrl, '<frontdoor-form kind="suggestion"></frontdoor-form>'),
+    // A page in German: the embed says its own words in German (/embed/words.json?lang=de).
+    '/de/anleitung': hostPage(
+      frontdoorUrl,
+      '<frontdoor-search results-page="/search?q="></frontdoor-search><frontdoor-form kind="demo"></frontdoor-form>',
+      'de',
+    ),
   };
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://host').pathname;
@@ -192,6 +198,37 @@ describe('<frontdoor-search> on another origin’s page', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('frontdoor-search .frontdoor-results').isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/guide/getting-started');
+  }, 60_000);
+});
+
+describe('the embed on a page in another language', () => {
+  it('says its own words in the host page’s language', async () => {
+    const { page, problems } = await openPage();
+    await page.goto(`${hostOrigin}/de/anleitung`);
+    const box = page.locator('frontdoor-search form');
+    await box.waitFor();
+    expect(await box.getAttribute('aria-label')).toBe('Diese Website durchsuchen');
+    expect(await page.locator('frontdoor-search input').getAttribute('placeholder')).toBe('Suchen');
+    expect(await page.locator('frontdoor-search button').textContent()).toBe('Suchen');
+    await page.locator('frontdoor-search input').fill('eligibility');
+    await expect
+      .poll(() => page.locator('frontdoor-search .live-all').textContent())
+      .toBe('Alle Ergebnisse anzeigen');
+    await expect
+      .poll(() => page.locator('frontdoor-search .live-status').textContent())
+      .toMatch(/Ergebnis(?:se)? für „eligibility“$/);
+
+    const form = page.locator('frontdoor-form form');
+    await form.waitFor();
+    await page.getByRole('button', { name: 'Request a demo' }).click();
+    await expect
+      .poll(() => page.locator('frontdoor-form [data-form-errors] h3').textContent())
+      .toBe('Bitte prüfen Sie das Formular');
+    expect(await page.locator('[data-error-for="lastName"]').textContent()).toBe(
+      'Last name: bitte ausfüllen.',
+    );
+    await expectClean(page, problems, 'embed in German');
+    await screenshot(page, 'embed-german');
   }, 60_000);
 });
 

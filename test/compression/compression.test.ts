@@ -185,6 +185,7 @@ describe('AnswerCoder', () => {
   const outcome = (i: number): AskOutcome =>
     Object.freeze({
       responseType: 'Answer',
+      lang: null,
       contentJson: Buffer.from(
         JSON.stringify(
           Array.from({ length: 60 }, (_, j) => ({ url: `/p/${i}/${j}`, text: `passage ${j} of ${i}` })),

@@ -12,6 +12,13 @@ export const FILES: Record<string, string> = {
   'fr/extract.md': '# Extraire\n\nExtraire une archive dans un dossier pour retrouver ses fichiers.\n',
 };
 
+/** The same site with a Japanese folder too (a script only one language writes). */
+export const FILES_WITH_JAPANESE: Record<string, string> = {
+  ...FILES,
+  'ja/index.md': '# アーカイブ\n\nアーカイブを作成して、フォルダーのファイルを圧縮します。\n',
+  'ja/extract.md': '# 展開\n\nアーカイブをフォルダーに展開して、ファイルを取り出します。\n',
+};
+
 /** The results of an answer, in order. */
 export function resultsOf(body: NlWebResponse): AskResult[] {
   return body.content.flatMap((item) => (item.type === 'resource' ? [item.resource.data as AskResult] : []));

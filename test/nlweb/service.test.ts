@@ -339,7 +339,7 @@ describe('the answer cache', () => {
   it('keeps each answer as its JSON bytes, and gives its items back as new objects', () => {
     const q = query('encryption');
     const outcome = ask.outcome(q);
-    expect(Object.keys(outcome).sort()).toEqual(['contentJson', 'responseType', 'summary']);
+    expect(Object.keys(outcome).sort()).toEqual(['contentJson', 'lang', 'responseType', 'summary']);
     expect(contentOf(outcome)).toEqual(ask.answer(q, REQUEST_ID).content);
     expect(contentOf(outcome)).not.toBe(contentOf(outcome));
   });

@@ -34,7 +34,7 @@ describe('the embed', () => {
     for (const name of scripts)
       for (const imported of importsOf(assets.get(name)!.body.toString('utf8')))
         expect(assets.has(imported), `${name} imports ${imported}`).toBe(true);
-    expect(importsOf(assets.get('search.js')!.body.toString('utf8'))).toEqual(['live-search.js']);
+    expect(importsOf(assets.get('search.js')!.body.toString('utf8'))).toEqual(['live-search.js', 'words.js']);
     expect(importsOf(assets.get('forms.js')!.body.toString('utf8'))).toEqual(['form-enhance.js']);
   });
 

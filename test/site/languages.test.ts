@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_LANGUAGES, messagesFor } from '../../src/language/index.js';
 import { loadSite, type Site } from '../../src/content/index.js';
-import { renderLayout, renderNotFoundPage, renderSearchPage } from '../../src/site/index.js';
+import {
+  renderContentPage,
+  renderLayout,
+  renderNotFoundPage,
+  renderSearchPage,
+  searchForPage,
+} from '../../src/site/index.js';
+import { createAskService } from '../../src/nlweb/index.js';
 import { contentFolder } from '../support/files.js';
 
 const BASE = 'https://example.test';
@@ -100,9 +104,9 @@ describe('the site’s own words in the page’s language', () => {
     expect(graphOf(korean).find((node) => node['@type'] === 'WebPage')!.inLanguage).toBe('ko');
   });
 
-  it('writes the 404 page in the language of the folder asked for, else the site’s', async () => {
+  it('writes the 404 page in the asker’s language, else the site’s', async () => {
     const s = await site();
-    const german = renderNotFoundPage({ site: s, publicBaseUrl: BASE }, '/de/fehlt');
+    const german = renderNotFoundPage({ site: s, publicBaseUrl: BASE }, '/de/fehlt', [], 'de');
     expect(german).toContain('<html lang="de">');
     expect(german).toContain('<h1 id="not-found-title">Seite nicht gefunden</h1>');
     expect(german).toContain('<p class="lead">Unter <code>/de/fehlt</code> gibt es keine Seite.');
@@ -124,14 +128,32 @@ describe('the site’s own words in the page’s language', () => {
   });
 });
 
-describe('live search', () => {
-  it('reads "Showing results for" in every language the server writes it in', () => {
-    const script = readFileSync(join(import.meta.dirname, '../../src/site/assets/live-search.js'), 'utf8');
-    const block = /export const SHOWING_TEMPLATES = \[([^\]]*)\]/.exec(script)![1]!;
-    const listed = [...block.matchAll(/'([^']*)'/g)].map((m) => m[1]!).sort();
-    const catalogue = [
-      ...new Set(MESSAGE_LANGUAGES.map((code) => messagesFor(code).showingResultsFor)),
-    ].sort();
-    expect(listed).toEqual(catalogue);
+describe('the words around a page’s content in its language', () => {
+  it('writes a German section’s breadcrumb, and its sub-page cards in German, and the English home page in English', async () => {
+    const s = await site({
+      'index.md': '# Example\n\nArchives made simple.\n',
+      'de/index.md': '# Archive\n\nAlles über Archive.\n',
+      'de/guide.md': '# Anleitung\n\nSo erstellen Sie ein Archiv.\n',
+      'de/tipps.md': '# Tipps\n\nKleine Archive.\n',
+    });
+    const view = { site: s, publicBaseUrl: BASE };
+    const section = renderContentPage(view, s.byUrl.get('/de/')!);
+    expect(section).toContain('<h2 id="children-title">In diesem Bereich</h2>');
+    expect(section).toContain('<span class="card-more" aria-hidden="true">Weiterlesen →</span>');
+    expect(section).toMatch(
+      /<nav class="breadcrumbs" aria-label="Brotkrümelnavigation"><ol><li><a href="\/">Startseite<\/a>/,
+    );
+    const home = renderContentPage(view, s.byUrl.get('/')!);
+    expect(home).toContain('>Request a demo</a>');
+  });
+
+  it('says a search is too long in the asker’s language', async () => {
+    const s = await site();
+    const ask = createAskService(s, BASE);
+    const { status, outcome } = await searchForPage(ask, 'a'.repeat(1001), BASE, 'r', () => null, {
+      acceptLanguage: 'ja',
+    });
+    expect(status).toBe(400);
+    expect(outcome.status).toBe('検索語が長すぎます（1001 文字）。1000 文字以内にしてください。');
   });
 });

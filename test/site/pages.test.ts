@@ -175,7 +175,7 @@ describe('the layout on every page', () => {
       const html = response.body;
       for (const tag of scriptTags(html))
         expect(tag, path).toMatch(
-          /^<script (type="module" src="\/assets\/[a-z]+\.js\?v=[0-9a-f]+"|type="application\/ld\+json")>$/,
+          /^<script (type="module" src="\/assets\/[a-z]+\.js\?v=[0-9a-f]+"|type="application\/ld\+json"|type="application\/json" id="frontdoor-words")>$/,
         );
       expect(html, path).not.toMatch(/<style[\s>]/i);
       const names = attributeNames(html);

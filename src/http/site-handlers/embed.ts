@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { endpointNotFoundBody } from '../../contract/index.js';
-import { EMBED_ASSETS, HTML_TYPE, renderEmbeddedForm, siteAssets } from '../../site/index.js';
+import { EMBED_ASSETS, HTML_TYPE, renderEmbeddedForm, scriptWords, siteAssets } from '../../site/index.js';
 import { sendEnvelope } from '../errors.js';
 import type { AssetSender } from './assets.js';
 import { PAGE_CACHE_CONTROL, queryParam, type SiteRoutesContext } from './replies.js';
@@ -31,6 +31,14 @@ export function registerEmbedRoutes(
     reply.headers(EMBED_CORS);
     return sendAsset(request, reply, asset);
   });
+  // The embed's words in its host page's language (`lang`; English without a catalogue for it).
+  app.get('/embed/words.json', (request, reply) =>
+    reply
+      .headers(EMBED_CORS)
+      .header('cache-control', PAGE_CACHE_CONTROL)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(scriptWords(['frontdoor.js'], queryParam(request, 'lang') || null))),
+  );
   app.get<{ Params: { kind: string } }>('/embed/forms/:kind', (request, reply) => {
     const { kind } = request.params;
     const form = routes.forms.get(kind);

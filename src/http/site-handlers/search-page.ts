@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HTML_TYPE, renderSearchPage, searchForPage } from '../../site/index.js';
+import { askerLanguageVary, HTML_TYPE, renderSearchPage, searchForPage } from '../../site/index.js';
 import { clientAddress } from '../client-address.js';
 import { askRefusal, tooManySearches } from '../rate-limit.js';
 import { queryParam, type SiteRoutesContext } from './replies.js';
@@ -20,13 +20,14 @@ export function registerSearchPageRoute(app: FastifyInstance, { context, view }:
       context.config.publicBaseUrl,
       request.id,
       refusal,
-      { lang: view().site.info.language, acceptLanguage: request.headers['accept-language'] },
+      { lang: queryParam(request, 'lang'), acceptLanguage: request.headers['accept-language'] },
     );
     if (summary)
       context.insight?.search('page', outcome.query, summary, request.headers, clientAddress(request));
     return reply
       .code(status)
       .header('cache-control', 'no-cache')
+      .headers(askerLanguageVary(context.ask))
       .type(HTML_TYPE)
       .send(renderSearchPage(view(), outcome));
   });

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { folderLanguage, primaryLanguage } from '../../language/index.js';
 import {
+  askedLanguage,
+  askerLanguage,
+  askerLanguageVary,
   formCatalog,
   notFoundQuery,
   renderErrorPage,
@@ -20,7 +24,7 @@ import { assetSender, registerAssetRoutes } from '../site-handlers/assets.js';
 import { registerContentPageRoutes } from '../site-handlers/content-pages.js';
 import { registerEmbedRoutes } from '../site-handlers/embed.js';
 import { registerFormRoutes } from '../site-handlers/forms.js';
-import { decodedPath, sendHtml, type SiteRoutesContext } from '../site-handlers/replies.js';
+import { decodedPath, queryParam, sendHtml, type SiteRoutesContext } from '../site-handlers/replies.js';
 import { registerSearchPageRoute } from '../site-handlers/search-page.js';
 
 /** A browser navigating to a page: GET or HEAD, with HTML among what it accepts. */
@@ -50,13 +54,32 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
   const view = (): SiteView => ({ site: context.site, publicBaseUrl, forms });
   const routes: SiteRoutesContext = { context, view, forms };
 
-  /** The pages a search for the words of a missing path finds: the 404 page's "did you mean". */
-  const closestTo = (path: string): ClosestPage[] => {
+  /**
+   * The pages a search for the words of a missing path finds (the 404 page's "did you mean"), and
+   * the language to say it in: the asker's as /ask reads it, with the `lang` parameter, else the
+   * language folder asked for (/de/…, when the site has pages in it), as the query's `lang`.
+   */
+  const closestTo = (
+    request: FastifyRequest,
+    path: string,
+  ): { pages: ClosestPage[]; lang: string | null } => {
+    const folder = folderLanguage(path.replace(/^\/+/, ''));
+    const hints = {
+      lang:
+        askedLanguage({ lang: queryParam(request, 'lang') }) ??
+        (folder !== null && context.ask.askerLanguages.includes(primaryLanguage(folder)) ? folder : null),
+      acceptLanguage: request.headers['accept-language'],
+    };
     const text = notFoundQuery(path);
-    if (text === '') return [];
+    if (text === '') return { pages: [], lang: askerLanguage(context.ask, hints) };
+    const lang = askedLanguage(hints);
+    const query = context.ask.withAcceptLanguage(
+      { text, maxResults: 3, conversationId: null, ...(lang !== null ? { lang } : {}) },
+      hints.acceptLanguage,
+    );
     // An example answer: not counted as a visitor's search.
-    const answer = context.ask.exampleAnswer({ text, maxResults: 3, conversationId: null }, 'not-found');
-    return answer.content.flatMap((item) =>
+    const answer = context.ask.exampleAnswer(query, 'not-found');
+    const pages = answer.content.flatMap((item) =>
       item.type === 'resource' && item.resource.uri
         ? [
             {
@@ -66,14 +89,14 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
           ]
         : [],
     );
+    return { pages, lang: askerLanguage(context.ask, hints, query) };
   };
   const renderPage: ErrorRenderer = (request, reply, status, body) => {
     const path = decodedPath(request) ?? '/';
-    const html =
-      status === 404
-        ? renderNotFoundPage(view(), path, closestTo(path))
-        : renderErrorPage(view(), path, status, body);
-    return sendHtml(reply, status, html);
+    if (status !== 404) return sendHtml(reply, status, renderErrorPage(view(), path, status, body));
+    const closest = closestTo(request, path);
+    reply.headers(askerLanguageVary(context.ask));
+    return sendHtml(reply, status, renderNotFoundPage(view(), path, closest.pages, closest.lang));
   };
   const notFound = (request: FastifyRequest, reply: FastifyReply, path: string) => {
     const body = endpointNotFoundBody(request.method, path);

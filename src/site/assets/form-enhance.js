@@ -2,13 +2,14 @@
 // type, fields are checked as the server checks them, and the form posts JSON to the API with the
 // server's validation errors shown at the field they concern. Shared by the site's own forms
 // (forms.js; without script they post to the site's HTML routes) and the embeddable
-// <frontdoor-form> (frontdoor.js).
+// <frontdoor-form> (frontdoor.js). Its own words are the page's (words.js).
+import { say } from './words.js';
 
 const INVALID_PREFIX = 'Invalid request: ';
 const PERSONA_MISMATCH = 'is not a persona of companyType';
 
 function labelOf(form, field) {
-  if (field === 'name') return 'Name';
+  if (field === 'name') return say('nameField');
   const control = form.elements.namedItem(field);
   // A label written as a question has a short name for messages (FieldSpec.shortName).
   if (control && control.dataset && control.dataset.shortLabel) return control.dataset.shortLabel;
@@ -67,17 +68,17 @@ function followCompanyType(companyType, persona) {
  */
 function visitorPhrase(message) {
   const shorter = /^is shorter than (\d+) characters$/.exec(message);
-  if (shorter) return `must be at least ${shorter[1]} characters`;
+  if (shorter) return say('fieldTooShort', { count: shorter[1] });
   const longer = /^is longer than (\d+) characters$/.exec(message);
-  if (longer) return `must be at most ${longer[1]} characters`;
-  if (message === 'is required') return 'please fill this in';
-  if (message === 'is not a valid e-mail address') return 'enter an e-mail address such as name@company.com';
+  if (longer) return say('fieldTooLong', { count: longer[1] });
+  if (message === 'is required') return say('fieldRequired');
+  if (message === 'is not a valid e-mail address') return say('fieldNotEmail');
   return message;
 }
 
 /** A field's problem in a sentence of its own: "Document type: must be at least 2 characters." */
 function sentence(form, field, message) {
-  return `${labelOf(form, field)}: ${visitorPhrase(message)}.`;
+  return say('fieldProblem', { field: labelOf(form, field), problem: visitorPhrase(message) });
 }
 
 /** The browser's check of one field, in the words the server uses. */
@@ -85,13 +86,13 @@ function problemOf(form, control) {
   if (!control.name || control.type === 'hidden' || control.disabled) return '';
   const { validity } = control;
   const value = control.value;
-  const say = (message) => sentence(form, control.name, message);
-  if (validity.valueMissing || (control.required && value.trim() === '')) return say('is required');
-  if (validity.typeMismatch && control.type === 'email') return say('is not a valid e-mail address');
+  const problem = (message) => sentence(form, control.name, message);
+  if (validity.valueMissing || (control.required && value.trim() === '')) return problem('is required');
+  if (validity.typeMismatch && control.type === 'email') return problem('is not a valid e-mail address');
   if (control.maxLength > 0 && value.length > control.maxLength)
-    return say(`is longer than ${control.maxLength} characters`);
+    return problem(`is longer than ${control.maxLength} characters`);
   if (control.minLength > 0 && value !== '' && [...value].length < control.minLength)
-    return say(`is shorter than ${control.minLength} characters`);
+    return problem(`is shorter than ${control.minLength} characters`);
   return '';
 }
 
@@ -122,7 +123,7 @@ function showSummary(form, messages) {
   const box = form.querySelector('[data-form-errors]');
   if (!box) return;
   const heading = document.createElement('h3');
-  heading.textContent = 'Please check the form';
+  heading.textContent = say('checkTheForm');
   const list = document.createElement('ul');
   for (const message of messages) {
     const item = document.createElement('li');
@@ -147,9 +148,9 @@ function problemsOf(message) {
 }
 
 function visitorMessage(form, problem) {
-  if (problem.field === 'name') return 'Enter your first and last name.';
+  if (problem.field === 'name') return say('enterFullName');
   if (problem.field === 'persona' && problem.message.includes(PERSONA_MISMATCH))
-    return 'Choose an area that belongs to your organization type.';
+    return say('chooseMatchingArea');
   return sentence(form, problem.field, problem.message);
 }
 
@@ -242,7 +243,7 @@ export function enhance(form, { base = location.href } = {}) {
       return;
     }
     if (!response) {
-      showSummary(form, ['The form could not be sent: check your connection and try again.']);
+      showSummary(form, [say('formNotSent')]);
       return;
     }
     const problems = answer && answer.code === 'VALIDATION_ERROR' ? problemsOf(answer.message) : [];
@@ -261,9 +262,8 @@ export function enhance(form, { base = location.href } = {}) {
     const text =
       answer && typeof answer.message === 'string'
         ? answer.message
-        : `The server answered ${response.status}.`;
-    const resolution =
-      answer && typeof answer.resolution === 'string' ? answer.resolution : 'Please try again.';
+        : say('serverAnswered', { status: response.status });
+    const resolution = answer && typeof answer.resolution === 'string' ? answer.resolution : say('tryAgain');
     showSummary(form, [text, resolution]);
   });
 }

@@ -6,8 +6,21 @@
 // (live-search.js, form-enhance.js); the form markup is rendered by the server (/embed/forms/…).
 import { enhance } from './form-enhance.js';
 import { setUpLiveBox } from './live-search.js';
+import { say, useWords } from './words.js';
 
 const FRONTDOOR = new URL('/', import.meta.url);
+
+// The words of the host page's language (English when this Frontdoor has none for it).
+if (!document.getElementById('frontdoor-words')) {
+  const address = new URL('embed/words.json', FRONTDOOR);
+  address.searchParams.set('lang', document.documentElement.lang || 'en');
+  try {
+    const response = await fetch(address);
+    if (response.ok) useWords(await response.json());
+  } catch {
+    // Unreachable: so are /ask and the forms.
+  }
+}
 const FORM_KINDS = ['demo', 'suggestion'];
 let instances = 0;
 
@@ -22,7 +35,7 @@ class FrontdoorSearch extends HTMLElement {
     const id = `frontdoor-search-${++instances}`;
     const form = element('form', { className: 'frontdoor-search-form', noValidate: true });
     form.setAttribute('role', 'search');
-    const labelText = this.getAttribute('label') || 'Search this site';
+    const labelText = this.getAttribute('label') || say('searchThisSite');
     form.setAttribute('aria-label', labelText);
     const label = element('label', { className: 'frontdoor-visually-hidden', textContent: labelText });
     label.htmlFor = `${id}-input`;
@@ -31,7 +44,7 @@ class FrontdoorSearch extends HTMLElement {
       className: 'frontdoor-search-input',
       type: 'search',
       name: 'q',
-      placeholder: this.getAttribute('placeholder') || 'Search',
+      placeholder: this.getAttribute('placeholder') || say('searchPlaceholder'),
       autocomplete: 'off',
       spellcheck: false,
       maxLength: 1000,
@@ -39,7 +52,7 @@ class FrontdoorSearch extends HTMLElement {
     const button = element('button', {
       className: 'frontdoor-search-submit',
       type: 'submit',
-      textContent: 'Search',
+      textContent: say('search'),
     });
     const panel = element('div', { id: `${id}-results`, className: 'frontdoor-results', hidden: true });
     panel.setAttribute('data-live-results', '');
@@ -72,7 +85,7 @@ class FrontdoorForm extends HTMLElement {
       this.replaceChildren(status);
       return;
     }
-    status.textContent = 'Loading the form…';
+    status.textContent = say('formLoading');
     this.replaceChildren(status);
     // The page the form sits on is recorded as its sourcePage when the contract allows it.
     const address = new URL(`embed/forms/${kind}`, FRONTDOOR);
@@ -85,7 +98,7 @@ class FrontdoorForm extends HTMLElement {
       html = null;
     }
     if (html === null) {
-      status.textContent = 'The form could not be loaded: check your connection and reload the page.';
+      status.textContent = say('formNotLoaded');
       return;
     }
     // The server's markup (no script, no inline style), from the origin this script came from.

@@ -1,7 +1,8 @@
 // Live search, shared by the site's own boxes (search.js) and the embeddable <frontdoor-search>
 // (frontdoor.js). Results stream from GET /ask as Server-Sent Events (unnamed `data:` events: first
 // {"_meta"}, then {"content": [...]} chunks) and are shown as they arrive. Server strings only ever
-// reach the page through textContent.
+// reach the page through textContent; the scripts' own words are the page's (words.js).
+import { corrections, say } from './words.js';
 
 const MIN_QUERY_LENGTH = 2;
 const DEBOUNCE_MS = 180;
@@ -149,31 +150,19 @@ function resultItem(data) {
   return item;
 }
 
-/**
- * "Showing results for “…”" as /ask writes it in each language of the server's message catalogue
- * (src/language/messages.ts, `showingResultsFor`; test/site/languages.test.ts keeps the two equal):
- * the answer says it in the asker's language.
- */
-export const SHOWING_TEMPLATES = [
-  'Ergebnisse für „{query}“',
-  'Showing results for “{query}”',
-  'Mostrando resultados para «{query}»',
-  'Résultats pour « {query} »',
-  '「{query}」の検索結果を表示しています',
-  '显示“{query}”的结果',
-];
-
-const SHOWING_PATTERNS = SHOWING_TEMPLATES.map((template) => {
-  const [before, after] = template.split('{query}');
-  return new RegExp(`^${escapeRegExp(before)}(.*?)${escapeRegExp(after)}\\. `, 'u');
-});
+// "Showing results for “…”" as /ask writes it in each language of the catalogue (words.js).
+let correctionPatterns = null;
 
 /**
  * The correction at the start of the answer's text ("Showing results for “…”. " in any language):
  * the corrected query and the text after it; null without one.
  */
 function correctionOf(text) {
-  for (const pattern of SHOWING_PATTERNS) {
+  correctionPatterns ??= corrections().map((template) => {
+    const [before, after] = template.split('{query}');
+    return new RegExp(`^${escapeRegExp(before)}(.*?)${escapeRegExp(after)}\\. `, 'u');
+  });
+  for (const pattern of correctionPatterns) {
     const match = pattern.exec(text);
     if (match) return { query: match[1], rest: text.slice(match[0].length) };
   }
@@ -239,7 +228,7 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
     if (stop) stop();
     onStart(query);
     list.replaceChildren();
-    status.textContent = 'Searching…';
+    status.textContent = say('searching');
     let count = 0;
     let summary = '';
     // The query the results are for: the corrected one when the server corrected a typo, so the
@@ -253,7 +242,7 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
         summary = text;
         const corrected = correctionOf(text);
         if (corrected) shown = corrected.query;
-        correction.textContent = corrected ? `Showing results for “${corrected.query}”` : '';
+        correction.textContent = corrected ? say('showingResultsFor', { query: corrected.query }) : '';
         correction.hidden = !corrected;
       },
       result(data) {
@@ -264,12 +253,12 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
       },
       done(ok) {
         stop = null;
-        if (!ok) status.textContent = 'Live search is not available right now. Press Enter to search.';
+        if (!ok) status.textContent = say('liveSearchUnavailable');
         else if (count > 0 && /^No page on /.test(correctionOf(summary)?.rest ?? summary))
-          status.textContent = `No page matches “${shown}” well; the closest ${count === 1 ? 'page' : 'pages'}:`;
+          status.textContent = say('noPageMatches', { query: shown });
         else if (count > 0)
-          status.textContent = `${count} ${count === 1 ? 'result' : 'results'} for “${shown}”`;
-        else status.textContent = summary || 'No pages matched.';
+          status.textContent = say(count === 1 ? 'oneResultFor' : 'resultsFor', { count, query: shown });
+        else status.textContent = summary || say('noPagesMatched');
         onDone(ok, count);
       },
     });
@@ -335,10 +324,10 @@ export function setUpLiveBox(form, { askUrl = '/ask', allResults = null } = {}) 
   const correction = correctionLine();
   const list = document.createElement('ol');
   list.className = 'results-list';
-  list.setAttribute('aria-label', 'Search results');
+  list.setAttribute('aria-label', say('searchResults'));
   const all = document.createElement('a');
   all.className = 'live-all';
-  all.textContent = 'See all results';
+  all.textContent = say('seeAllResults');
   panel.replaceChildren(status, correction, list, ...(allResults ? [all] : []));
   input.setAttribute('aria-controls', panel.id || (panel.id = 'header-live-results'));
 

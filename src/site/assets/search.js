@@ -2,6 +2,7 @@
 // page) and the search page (results in the page). The live search itself is live-search.js,
 // shared with the embeddable <frontdoor-search>.
 import { arrowNavigation, correctionLine, liveSearch, setUpLiveBox } from './live-search.js';
+import { say } from './words.js';
 
 function setUpSearchPage(form) {
   const input = form.querySelector('input[name="q"]');
@@ -21,7 +22,7 @@ function setUpSearchPage(form) {
     correction,
     onStart(query) {
       history.replaceState(null, '', `/search?q=${encodeURIComponent(query)}`);
-      document.title = `Search: ${query}${siteName ? ` | ${siteName}` : ''}`;
+      document.title = `${say('searchTitle', { query })}${siteName ? ` | ${siteName}` : ''}`;
     },
     onDone(ok) {
       // Without a working stream the form falls back to the server-rendered results page.
