@@ -42,15 +42,17 @@ export {
 export {
   renderConfirmationPage,
   renderContentPage,
+  renderFormFallbackPage,
+  formsOf,
+  type SiteView,
+} from './pages.js';
+export {
   renderErrorPage,
   renderNotFoundPage,
   notFoundQuery,
   type ClosestPage,
   renderSearchPage,
-  renderFormFallbackPage,
-  formsOf,
-  type SiteView,
-} from './pages.js';
+} from './search-and-error-pages.js';
 export {
   HTML_TYPE,
   RENDERED_BYTES_KEPT,

@@ -1,7 +1,7 @@
 import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
 import { correctedQueryOf, formatMessage, languageTag, messagesFor } from '../language/index.js';
 import { normaliseQuery, type AnswerSummary, type AskQuery, type AskService } from '../nlweb/index.js';
-import type { SearchHit, SearchOutcome } from './pages.js';
+import type { SearchHit, SearchOutcome } from './search-and-error-pages.js';
 
 /** Results on the server-rendered search page. */
 export const SEARCH_PAGE_RESULTS = 20;
