@@ -93,6 +93,7 @@ export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number |
 export function parseContentYaml(text: string, lineCounter: LineCounter): Document {
   const tooDeep = yamlTooDeepAt(text);
   if (tooDeep !== null) {
+    lineCounter.addNewLine(0);
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
       lineCounter.addNewLine(at + 1);
     const document = new Document(null);
