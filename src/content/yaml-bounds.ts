@@ -19,9 +19,10 @@ export const MAX_YAML_DEPTH = 64;
  * Where `text` first nests deeper than `maxDepth`, as an offset into it, or null.
  *
  * Read from the lexer's tokens, which the lexer makes without recursion: flow brackets count
- * exactly; block nesting counts each indentation column still open, plus each `- ` or `? ` that
- * opens a compact collection on its line (`- - - x` is three lists deep). It may count one level
- * less than the parser (a list at its key's own column), never many less.
+ * exactly; block nesting counts each indentation column still open: a line's first token, each
+ * `- ` or `? ` (`- - - x` is three lists deep) and the token after one (`- k: v` is a mapping in a
+ * list). It may count one level more than the parser (a scalar after `- `) or one less (a list
+ * at its key's own column), never more than one off.
  */
 export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number | null {
   const columns: number[] = [];
@@ -30,6 +31,7 @@ export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number |
   let lineStart = 0;
   let atLineStart = true;
   let scalarNext = false;
+  let afterIndicator = false;
   const open = (column: number): boolean => {
     while (columns.length > 0 && columns[columns.length - 1]! > column) columns.pop();
     if (columns.length === 0 || columns[columns.length - 1]! < column) columns.push(column);
@@ -54,8 +56,8 @@ export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number |
     if (scalarNext) {
       // A plain or block scalar's text (a "[" in it is a character, not a bracket).
       scalarNext = false;
-      if (flowDepth === 0 && atLineStart && open(start - lineStart)) return start;
-      atLineStart = false;
+      if (flowDepth === 0 && (atLineStart || afterIndicator) && open(start - lineStart)) return start;
+      atLineStart = afterIndicator = false;
       if (token.includes('\n')) {
         lineStart = start + token.lastIndexOf('\n') + 1;
         atLineStart = lineStart === offset;
@@ -66,6 +68,7 @@ export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number |
     if (type === 'newline') {
       lineStart = offset;
       atLineStart = true;
+      afterIndicator = false;
       continue;
     }
     if (type === 'space' || type === 'comment') continue;
@@ -74,9 +77,13 @@ export function yamlTooDeepAt(text: string, maxDepth = MAX_YAML_DEPTH): number |
       if (columns.length + flowDepth > maxDepth) return start;
     } else if (type === 'flow-seq-end' || type === 'flow-map-end') flowDepth = Math.max(0, flowDepth - 1);
     else if (type === 'doc-start') columns.length = flowDepth = 0;
-    else if (flowDepth === 0 && (atLineStart || type === 'seq-item-ind' || type === 'explicit-key-ind')) {
+    else if (
+      flowDepth === 0 &&
+      (atLineStart || afterIndicator || type === 'seq-item-ind' || type === 'explicit-key-ind')
+    ) {
       if (open(start - lineStart)) return start;
     }
+    afterIndicator = flowDepth === 0 && (type === 'seq-item-ind' || type === 'explicit-key-ind');
     // A quoted scalar may run over lines: the next token's column is counted from its last one.
     if (token.includes('\n')) lineStart = start + token.lastIndexOf('\n') + 1;
     atLineStart = false;
