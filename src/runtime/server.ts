@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
-import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
+import { checkDatabaseFile, checkDataDir, ConfigError, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
-import { readFormsFile, watchContentFolder, type ContentWatcher, type Site } from '../content/index.js';
+import {
+  FormsConfigError,
+  readFormsFile,
+  watchContentFolder,
+  type ContentWatcher,
+  type Site,
+} from '../content/index.js';
 import { createInsightRecorder, insightReportRoutes, openInsightStoreLazily } from '../insight/index.js';
 import { createRateLimits } from '../limits/index.js';
 import { createMetrics, metricsRoutes } from '../metrics/index.js';
@@ -98,6 +104,19 @@ export async function createAppContext(
  * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
  * snapshot need; not kept in the context, so the first site can be freed after a reload).
  */
+/**
+ * The site's forms. A mistake in `forms:` (or a `_site.yaml` that cannot be read) stops start-up
+ * as any configuration mistake does: the file, line and fix, exit 78, no stack trace.
+ */
+function siteForms(contentDir: string): readonly FormDefinition[] {
+  try {
+    return readFormsFile(contentDir);
+  } catch (error) {
+    if (error instanceof FormsConfigError) throw new ConfigError([error.message]);
+    throw error;
+  }
+}
+
 async function createLiveAppContext(
   config: Config,
   logger: Logger,
@@ -105,8 +124,7 @@ async function createLiveAppContext(
 ): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
   let initial: ContentGeneration;
   let loaded: LoadedContent | null = null;
-  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
-  const forms = readFormsFile(config.contentDir);
+  const forms = siteForms(config.contentDir);
   if (options.site !== undefined) {
     initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
   } else {
