@@ -7,7 +7,7 @@ import { isMap, isScalar, LineCounter } from 'yaml';
 import type { LineProblem } from './front-matter.js';
 import { collapseWhitespace } from './markdown.js';
 import type { SiteInfo } from './types.js';
-import { defaultBrand, readBrand, readFooter, readNavigation } from './brand.js';
+import { defaultBrand, linkUrl, readBrand, readFooter, readNavigation } from './brand.js';
 import { languageTag } from '../language/index.js';
 import { SITE_INFO_FILE } from './read.js';
 import { parseContentYaml } from './yaml-bounds.js';
@@ -173,7 +173,9 @@ export function readSiteInfo(
   const sameAs = values.sameAs;
   if (Array.isArray(sameAs)) {
     for (const entry of sameAs) {
-      if (typeof entry === 'string' && isAbsoluteWebUrl(entry)) info.sameAs.push(entry);
+      // The menus' rule too: the URL parser drops tabs and line breaks that the stored text would keep.
+      if (typeof entry === 'string' && isAbsoluteWebUrl(entry) && linkUrl(entry) !== null)
+        info.sameAs.push(entry);
       else
         warn(
           'sameAs',

@@ -31,6 +31,8 @@ const hostileValue = fc.oneof(
     'vbscript:x',
     '/ok',
     'https://example.com/',
+    'https://exam\tple.com/',
+    'https://example.com/\n<b>',
     'mailto:a@example.com',
     '/\u2028x',
     '/\u0000x',
@@ -69,6 +71,7 @@ const siteLine = fc.oneof(
       ([font, colour, logo, favicon]) =>
         `brand: { fonts: ${font}, colours: { primary: ${colour}, link: ${colour} }, logo: ${logo}, favicon: ${favicon} }`,
     ),
+  fc.array(yamlScalar, { maxLength: 8 }).map((urls) => `sameAs: [${urls.join(', ')}]`),
   fc.integer({ min: 1, max: 400 }).map((depth) => `sameAs: ${'['.repeat(depth)}${']'.repeat(depth)}`),
   fc.integer({ min: 1, max: 200 }).map((depth) => `brand: ${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`),
   fc
@@ -117,6 +120,7 @@ describe('_site.yaml, whatever it holds', () => {
         }
         for (const font of [info.brand.fonts.body, info.brand.fonts.headings])
           expect(font === DEFAULT_FONT_STACK || isFontList(font)).toBe(true);
+        for (const url of info.sameAs) expect(url).toMatch(/^https?:\/\/[^\p{Cc}\\]*$/u);
         for (const colour of Object.values(info.brand.colours)) expect(colour).toMatch(/^#[0-9a-f]{6}$/);
         for (const file of [info.brand.logo?.file, info.brand.favicon].filter(
           (file) => file !== null && file !== undefined,
