@@ -39,7 +39,14 @@ export interface LanguageScore {
   emptySharingAWord: number;
 }
 
-async function scoreLanguage(dataDir: string, lang: string): Promise<LanguageScore> {
+/** One language's site with its questions and, line for line, the page each asks for. */
+export interface LanguageCase {
+  site: Site;
+  questions: string[];
+  targets: string[];
+}
+
+export async function loadLanguageCase(dataDir: string, lang: string): Promise<LanguageCase> {
   const pages = lines('pages.txt');
   const questions = lines(`${lang}.txt`);
   if (questions.length !== pages.length)
@@ -47,6 +54,11 @@ async function scoreLanguage(dataDir: string, lang: string): Promise<LanguageSco
   const { site } = await loadSite(path.join(dataDir, 'multilingual', 'javascript-info', lang));
   const targets = pages.map((p) => urlForSourcePath(`${p}/article.md`));
   for (const target of targets) if (!site.byUrl.has(target)) throw new Error(`${lang}: no page ${target}`);
+  return { site, questions, targets };
+}
+
+async function scoreLanguage(dataDir: string, lang: string): Promise<LanguageScore> {
+  const { site, questions, targets } = await loadLanguageCase(dataDir, lang);
   const engines: TypingEngine[] = [
     frontdoorAsk(site),
     vitePressMiniSearch(site),

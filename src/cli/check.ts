@@ -1,13 +1,13 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
-import { loadSite, type ContentProblem } from '../content/index.js';
+import { checkFormsFile, loadSite, type ContentProblem } from '../content/index.js';
 import { goingLiveWarnings } from '../runtime/index.js';
 import { processIo, type CliIo } from './submissions.js';
 
 const USAGE = `Usage: frontdoor check [--content DIR] [--strict]
 
-Loads the content folder (default: CONTENT_DIR, else the bundled sample site) and prints every
-problem as file:line: severity: message.
+Loads the content folder (default: CONTENT_DIR, else the bundled sample site) and the forms of its
+_site.yaml as start-up does, and prints every problem as file:line: severity: message.
 
   --content DIR   the folder to check
   --strict        fail on warnings too
@@ -43,10 +43,13 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   contentDir ??= config!.contentDir;
   const htmlBodySelector = (config ? config.contentHtmlBody : io.env.CONTENT_HTML_BODY?.trim()) || undefined;
 
-  const { site, problems } = await loadSite(contentDir, {
+  const loaded = await loadSite(contentDir, {
     maxFileBytes: config?.contentMaxFileBytes ?? undefined,
     htmlBodySelector,
   });
+  const { site } = loaded;
+  // The forms as start-up reads them: a mistake there would stop the server, so it is an error here.
+  const problems = [...loaded.problems, ...checkFormsFile(contentDir, site.pages)];
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
   const liveWarnings = production && config ? goingLiveWarnings(config, site) : [];

@@ -17,6 +17,7 @@ import {
   type FormDefinition,
 } from '../contract/index.js';
 import { readSiteInfoBytes, SITE_INFO_FILE } from './read.js';
+import type { ContentProblem, Page } from './types.js';
 import { parseContentYaml } from './yaml-bounds.js';
 
 export class FormsConfigError extends Error {
@@ -136,6 +137,48 @@ export function readFormsFile(contentDir: string): readonly FormDefinition[] {
     );
   }
   return bytes === null ? DEFAULT_FORMS : readFormsConfig(bytes.toString('utf8'), SITE_INFO_FILE);
+}
+
+/**
+ * The forms of a content folder as `frontdoor check` reports them: the mistake that would stop
+ * start-up (FormsConfigError) as an error with its file, line and fix, and then, as start-up warns,
+ * each page whose front matter names a form the site does not have.
+ */
+export function checkFormsFile(
+  contentDir: string,
+  pages: readonly Pick<Page, 'form' | 'sourcePath'>[],
+): ContentProblem[] {
+  let forms: readonly FormDefinition[];
+  try {
+    forms = readFormsFile(contentDir);
+  } catch (error) {
+    if (!(error instanceof FormsConfigError)) throw error;
+    return [
+      {
+        file: error.file,
+        line: error.line,
+        message: `${error.problem} (the server will not start). Fix: ${error.fix}`,
+        severity: 'error',
+      },
+    ];
+  }
+  return unknownFormProblems(pages, forms);
+}
+
+/** A page asking for a form the site does not have shows none: a warning naming its file and the keys there are. */
+export function unknownFormProblems(
+  pages: readonly Pick<Page, 'form' | 'sourcePath'>[],
+  forms: readonly FormDefinition[],
+): ContentProblem[] {
+  const keys = new Set(forms.map((form) => form.key));
+  return pages
+    .filter((page) => page.form !== null && !keys.has(page.form))
+    .map((page) => ({
+      file: page.sourcePath,
+      line: null,
+      message: `front matter \`form: ${page.form!}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
+      severity: 'warning',
+    }));
 }
 
 export function readFormsConfig(text: string, file: string): readonly FormDefinition[] {

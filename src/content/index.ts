@@ -70,4 +70,11 @@ export { summarize, DESCRIPTION_MAX_LENGTH } from './summary.js';
 export { wrapTables } from './table-regions.js';
 export { translationsOf } from './translations.js';
 export { defaultSiteInfo } from './site-info.js';
-export { defaultApiPath, FormsConfigError, readFormsConfig, readFormsFile } from './forms-config.js';
+export {
+  checkFormsFile,
+  defaultApiPath,
+  FormsConfigError,
+  readFormsConfig,
+  readFormsFile,
+  unknownFormProblems,
+} from './forms-config.js';

@@ -6,6 +6,7 @@ import { Crawler, type CrawlOutcome } from '../crawl/index.js';
 import {
   FormsConfigError,
   readFormsFile,
+  unknownFormProblems,
   watchContentFolder,
   type ContentWatcher,
   type Site,
@@ -66,13 +67,8 @@ export function createLogger(
 
 /** A page asking for a form the site does not have shows none: said once, at start-up, with its file. */
 function warnOfUnknownForms(logger: Logger, site: Site, forms: readonly FormDefinition[]): void {
-  const keys = new Set(forms.map((form) => form.key));
-  for (const page of site.pages)
-    if (page.form !== null && !keys.has(page.form))
-      logger.warn(
-        { file: page.sourcePath, form: page.form },
-        `front matter \`form: ${page.form}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
-      );
+  for (const problem of unknownFormProblems(site.pages, forms))
+    logger.warn({ file: problem.file }, problem.message);
 }
 
 export interface AppContextOptions {
@@ -101,10 +97,6 @@ export async function createAppContext(
 }
 
 /**
- * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
- * snapshot need; not kept in the context, so the first site can be freed after a reload).
- */
-/**
  * The site's forms. A mistake in `forms:` (or a `_site.yaml` that cannot be read) stops start-up
  * as any configuration mistake does: the file, line and fix, exit 78, no stack trace.
  */
@@ -117,6 +109,10 @@ function siteForms(contentDir: string): readonly FormDefinition[] {
   }
 }
 
+/**
+ * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
+ * snapshot need; not kept in the context, so the first site can be freed after a reload).
+ */
 async function createLiveAppContext(
   config: Config,
   logger: Logger,

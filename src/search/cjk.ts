@@ -12,7 +12,7 @@
  */
 
 import { ENGLISH } from './languages.js';
-import type { WordSink } from './analyzer.js';
+import type { AnalyzedToken, WordSink } from './analyzer.js';
 
 /** Characters cut into bigrams: Han, kana (with the prolonged sound mark and 々), Hangul. */
 const CJK_CHAR_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005]/u;
@@ -117,4 +117,66 @@ function thaiWords(run: string, at: number, sink: WordSink): void {
     if (seg.isWordLike)
       sink.word(foldCjk(seg.segment), at + seg.index, at + seg.index + seg.segment.length, true, ENGLISH);
   }
+}
+
+/**
+ * In a query, a bigram inside one of Intl.Segmenter's words ("作用" of "有什么作用") counts fully and
+ * a bigram across two ("有什") this much: the index holds every bigram, so without segmentation the
+ * accidental pairs of a question weigh as much as its words, and a page sharing only them can win.
+ */
+export const CROSS_WORD_BIGRAM_WEIGHT = 0.5;
+
+/**
+ * Chinese words that frame a question ("what", "how", "why", the question particles): a query's
+ * bigrams that touch one are dropped, as an English question's "how" is, when others remain.
+ */
+export const CHINESE_QUESTION_WORDS: ReadonlySet<string> = new Set([
+  '什么',
+  '怎么',
+  '怎样',
+  '怎么样',
+  '如何',
+  '为什么',
+  '为何',
+  '哪',
+  '哪个',
+  '哪些',
+  '哪里',
+  '是否',
+  '能否',
+  '吗',
+  '呢',
+]);
+
+const HAN_RE = /\p{Script=Han}/u;
+const KANA_RE = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * The weight of each Chinese bigram among a query's tokens (the others are left out, weight 1): 1
+ * inside one of Intl.Segmenter's words, CROSS_WORD_BIGRAM_WEIGHT across two, 0 when it touches a
+ * Chinese question word and some other token is left. A query with kana is Japanese, whose
+ * particles the segmenter cuts off the words: weighing its bigrams so was measured on the
+ * javascript.info questions and lost two (docs/multilingual.md), so Japanese, and Korean, which is
+ * written in words already, keep weight 1.
+ */
+export function cjkQueryWeights(text: string, tokens: readonly AnalyzedToken[]): Map<AnalyzedToken, number> {
+  const weights = new Map<AnalyzedToken, number>();
+  if (KANA_RE.test(text)) return weights;
+  const bigramTokens = tokens.filter((t) => t.end - t.start >= 2 && HAN_RE.test(t.folded));
+  if (bigramTokens.length === 0) return weights;
+  const words: { start: number; end: number; question: boolean }[] = [];
+  for (const seg of segmenter('zh').segment(text)) {
+    if (!seg.isWordLike || !HAN_RE.test(seg.segment)) continue;
+    const end = seg.index + seg.segment.length;
+    words.push({ start: seg.index, end, question: CHINESE_QUESTION_WORDS.has(seg.segment) });
+  }
+  for (const t of bigramTokens) {
+    const touchesQuestion = words.some((w) => w.question && w.start < t.end && t.start < w.end);
+    const inOneWord = words.some((w) => w.start <= t.start && t.end <= w.end);
+    weights.set(t, touchesQuestion ? 0 : inOneWord ? 1 : CROSS_WORD_BIGRAM_WEIGHT);
+  }
+  // A question of question words (and stop words) only, "什么", still searches for them.
+  const searchable = (t: AnalyzedToken): boolean => weights.get(t) !== 0 && !t.profile.stop.has(t.folded);
+  if (!tokens.some(searchable)) for (const t of bigramTokens) weights.set(t, 1);
+  return weights;
 }

@@ -23,13 +23,49 @@ const NF = 3;
  */
 export function addFeedback(index: SearchIndex, terms: WeightedTerm[], touchedCount: number): number {
   const s = index.core.scratch;
-  const docs = index.ranking.feedback.docs;
+  const { docs, shortQueryWords, shortQueryLift } = index.ranking.feedback;
   const candidates = topK(s, s.acc, s.touched, touchedCount, docs * 3);
   const fbDocs = distinctTexts(index.core, candidates, docs);
+  const expansion = feedbackTerms(index, fbDocs, terms);
+  if (expansion.length === 0) return touchedCount;
+  const short = terms.length <= shortQueryWords;
+  const firstPassCount = touchedCount;
+  // The first pass's scores, kept for the short query's cap in groupAcc: a per-document array that
+  // is all zero between words (accumulateWord), so no array is allocated per search.
+  if (short)
+    for (let i = 0; i < firstPassCount; i++) {
+      const d = s.touched[i] as number;
+      s.groupAcc[d] = s.acc[d] as number;
+    }
   // Presence bit 0: expansion terms are not query words, for proximity nor for matched terms.
-  for (const t of feedbackTerms(index, fbDocs, terms))
-    touchedCount = accumulateTerm(index, t, 0, touchedCount);
-  return touchedCount;
+  for (const t of expansion) touchedCount = accumulateTerm(index, t, 0, touchedCount);
+  if (!short) return touchedCount;
+  return capShortQueryLift(index, firstPassCount, touchedCount, shortQueryLift);
+}
+
+/**
+ * A short query's feedback (see FeedbackParams.shortQueryWords): each document the first pass
+ * scored keeps at most (1 + lift) times its first-pass score (held in scratch.groupAcc, cleared
+ * here), and the documents only feedback scored are dropped: with one or two words, the terms
+ * drawn from a few documents would otherwise outweigh what the query names. Returns the touched
+ * count of the first pass.
+ */
+function capShortQueryLift(
+  index: SearchIndex,
+  firstPassCount: number,
+  touchedCount: number,
+  lift: number,
+): number {
+  const { acc, touched, groupAcc } = index.core.scratch;
+  for (let i = 0; i < firstPassCount; i++) {
+    const d = touched[i] as number;
+    const most = (groupAcc[d] as number) * (1 + lift);
+    if ((acc[d] as number) > most) acc[d] = most;
+    groupAcc[d] = 0;
+  }
+  // Expansion terms set no presence bits, so a score is all these documents hold.
+  for (let i = firstPassCount; i < touchedCount; i++) acc[touched[i] as number] = 0;
+  return firstPassCount;
 }
 
 /**

@@ -68,6 +68,14 @@ export interface FeedbackParams {
    * likelihood; 'linear' — proportional to the score (Anserini's BM25+RM3).
    */
   docWeighting: 'exp' | 'linear';
+  /**
+   * A query of at most this many words (as searched: stop and question words dropped) is short:
+   * feedback may lift a document by at most `shortQueryLift` of its first-pass score, and finds
+   * no document the query's own words did not. 0: no query is short.
+   */
+  shortQueryWords: number;
+  /** On a short query, the most feedback may add to a document, as a share of its first-pass score. */
+  shortQueryLift: number;
 }
 
 export interface RankingOptions {
@@ -153,6 +161,8 @@ export function resolveRanking(
       originalWeight: unit('feedback.originalWeight', fb.originalWeight),
       maxDocFrequency: unit('feedback.maxDocFrequency', fb.maxDocFrequency),
       docWeighting: fb.docWeighting === 'linear' ? 'linear' : 'exp',
+      shortQueryWords: count('feedback.shortQueryWords', fb.shortQueryWords),
+      shortQueryLift: positive('feedback.shortQueryLift', fb.shortQueryLift, true),
     },
   };
 }

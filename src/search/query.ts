@@ -6,8 +6,9 @@
  * childitem). Deterministic: the same index and text give the same plan.
  */
 
-import { analyzeTokens, type AnalyzedToken } from './analyzer.js';
-import { CJK_OR_THAI_RE } from './cjk.js';
+import { analyzeTokens, termOf, type AnalyzedToken } from './analyzer.js';
+import { CJK_OR_THAI_RE, cjkQueryWeights } from './cjk.js';
+import { compoundLinking, splitCompound } from './compounds.js';
 import { languageProfile, type LanguageProfile } from './languages.js';
 import type { IndexCore } from './build.js';
 import { compareCodePoints as compareKeys } from '../unicode/index.js';
@@ -19,7 +20,7 @@ import {
   SPLIT_WEIGHT,
   TYPO_WEIGHT,
 } from './tuning.js';
-import { corrections, lookupWord, prefixRange } from './vocabulary.js';
+import { corrections, lookupWord, prefixRange, wordIndex } from './vocabulary.js';
 
 /**
  * Words that give a question its frame rather than its subject ("how long does it take", "how do
@@ -151,7 +152,9 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   // "docker do"): there it is as likely a name or the start of one.
   const lastTyped = (t: AnalyzedToken): boolean => prefixOn && !isQuestion && t.end === lastEnd;
   const dropped = (t: AnalyzedToken): boolean => stop(t) || (dropQuestions && question(t) && !lastTyped(t));
-  const kept = tokens.filter((t) => !dropped(t) || typing(t));
+  // Chinese bigrams: weighed by Intl.Segmenter's words, question words dropped.
+  const cjkWeights = CJK_OR_THAI_RE.test(text) ? cjkQueryWeights(text, tokens) : null;
+  const kept = tokens.filter((t) => (!dropped(t) || typing(t)) && cjkWeights?.get(t) !== 0);
 
   const words: PlannedWord[] = [];
   const byTerm = new Map<string, PlannedWord>();
@@ -161,7 +164,8 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
   const v = core.vocabulary;
 
   for (const t of kept) {
-    const weight = isQuestion && QUESTION_FRAME_WORDS.has(t.folded) && kept.length > 1 ? FRAME_WEIGHT : 1;
+    const frame = isQuestion && QUESTION_FRAME_WORDS.has(t.folded) && kept.length > 1 ? FRAME_WEIGHT : 1;
+    const weight = frame * (cjkWeights?.get(t) ?? 1);
     const known = byTerm.get(t.term);
     if (known && !typing(t)) {
       known.weight += weight;
@@ -174,6 +178,22 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
     if (exact !== undefined && !dropped(t)) alternatives.push({ id: exact, term: t.term, factor: 1 });
     let completions = 0;
     if (typing(t)) completions = addCompletions(core, t.folded, alternatives);
+    // A compound of German, Dutch, a Nordic language or Finnish that the site does not have
+    // whole is searched as the parts it does have (compounds.ts): not a typo, so no correction
+    // is shown for it.
+    const parts = exact === undefined && completions === 0 && t.primary ? compoundParts(core, t) : null;
+    if (parts) {
+      for (const part of parts) {
+        const same = byTerm.get(part.term);
+        if (same) same.weight += weight;
+        else {
+          const word: PlannedWord = { weight, alternatives: [{ ...part, factor: 1 }] };
+          words.push(word);
+          byTerm.set(part.term, word);
+        }
+      }
+      continue;
+    }
     // Chinese, Japanese, Korean and Thai words are neither corrected nor split: one character
     // changed is another word, not a typo.
     if (exact === undefined && completions === 0 && typosOn && t.primary && !CJK_OR_THAI_RE.test(t.folded)) {
@@ -229,6 +249,31 @@ export function planQuery(core: IndexCore, text: string, options: PlanOptions = 
     correctedText,
     unmatched,
   };
+}
+
+/**
+ * The index terms of the parts of a compound query word (splitCompound against the words the site
+ * has in the query word's language; the last part may also be another form of a word the site
+ * has, "Festplattennutzungen" → festplatte, nutzung, as its stem is an index term), or null when
+ * its language does not compound or no split fits.
+ */
+function compoundParts(core: IndexCore, t: AnalyzedToken): { id: number; term: string }[] | null {
+  const linking = compoundLinking(t.profile.code);
+  if (!linking) return null;
+  const v = core.vocabulary;
+  const langBit = (1 << t.profile.id) >>> 0;
+  const siteWord = (part: string): boolean => {
+    const i = wordIndex(v, part);
+    return i >= 0 && ((v.langs[i] as number) & langBit) !== 0;
+  };
+  const isPart = (part: string, last: boolean): boolean =>
+    siteWord(part) || (last && core.termIds.has(termOf(part, t.profile)));
+  const parts = splitCompound(t.folded, isPart, linking);
+  if (!parts) return null;
+  return parts.map((part) => {
+    const id = siteWord(part) ? lookupWord(v, part) : (core.termIds.get(termOf(part, t.profile)) as number);
+    return { id, term: core.terms[id] as string };
+  });
 }
 
 /**

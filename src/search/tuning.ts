@@ -18,6 +18,11 @@ import type { RankingOptions } from './options.js';
  *   expected input of /ask).
  * - RM3 with Anserini's defaults (10 documents, 10 terms, λ 0.5), feedback documents weighted
  *   by exp(score) as in RM1, new terms limited to those in at most 10% of documents.
+ * - Feedback on a short query (two words or fewer, as searched) lifts a document by at most 20% of
+ *   its first-pass score and adds no document of its own: the expansion terms are drawn from a few
+ *   documents, and with one or two query words they outweighed what the query named ("how do I
+ *   export to word": the ICH M11 export how-to, whose output formats include Word, above the
+ *   sections about Word itself). 20% keeps feedback's tie-breaking among pages that match alike.
  * - BM25TP proximity with the paper's window of 5 and weight 1, re-scoring the best 30
  *   documents (three pages of ten; on Cranfield 30, 50 and 100 give the same quality).
  * bench/README.md has what each adds on Cranfield and on the docs corpus.
@@ -38,6 +43,8 @@ export const DEFAULT_RANKING: RankingOptions = {
     originalWeight: 0.5,
     maxDocFrequency: 0.1,
     docWeighting: 'exp',
+    shortQueryWords: 2,
+    shortQueryLift: 0.2,
   },
 };
 
@@ -72,9 +79,11 @@ export const LINK_LIST_BOOST = 0.25;
 /**
  * Passages the page stage first asks the passage ranking for, at least this many and this many
  * per page wanted (it asks for twice as many while too few pages are found): several passages of
- * one page, and copies, share a result.
+ * one page, and copies, share a result. At least 100, what the default ten results ask for: a
+ * page's support from its next sections is read from the passages fetched, and with 50 for five
+ * results or fewer the first page could differ from the default answer's ("export to word").
  */
-export const FIRST_PASSAGES = 50;
+export const FIRST_PASSAGES = 100;
 export const FIRST_PASSAGES_PER_PAGE = 10;
 /** A page named by the query (title or alias) scores up to 1 + this times more: the page itself lands first. */
 export const NAME_MATCH_BOOST = 4;

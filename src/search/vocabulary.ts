@@ -74,10 +74,16 @@ function lowerBound(words: readonly string[], word: string): number {
   return lo;
 }
 
+/** The place of a surface word in the vocabulary, or −1. */
+export function wordIndex(v: Vocabulary, word: string): number {
+  const i = lowerBound(v.words, word);
+  return i < v.words.length && v.words[i] === word ? i : -1;
+}
+
 /** The term of a surface word, or −1. */
 export function lookupWord(v: Vocabulary, word: string): number {
-  const i = lowerBound(v.words, word);
-  return i < v.words.length && v.words[i] === word ? (v.term[i] as number) : -1;
+  const i = wordIndex(v, word);
+  return i < 0 ? -1 : (v.term[i] as number);
 }
 
 /** Index range [from, to) of the words that start with `prefix`. */

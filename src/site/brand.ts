@@ -104,6 +104,26 @@ function readableOnAll(foreground: Rgb, grounds: Rgb[]): Rgb {
   return grounds.every((ground) => contrastRatio(result, ground) >= 4.5) ? result : readableOn(grounds[0]!);
 }
 
+/** A dark scheme from the brand's hues: the page darkens toward DARK_GROUND, tinted by the primary colour. */
+function darkGroundsOf(primary: Rgb): { darkBackground: Rgb; darkSoft: Rgb; darkPrimarySoft: Rgb } {
+  const darkBackground = mix(DARK_GROUND, primary, 0.06);
+  return {
+    darkBackground,
+    darkSoft: mix(mix(darkBackground, DARK_TEXT, 0.035), primary, 0.04),
+    darkPrimarySoft: mix(darkBackground, primary, 0.28),
+  };
+}
+
+/**
+ * The browser's own chrome (`<meta name="theme-color">`) in each colour scheme: the brand's primary
+ * colour in the light one; in the dark one the deep shade of it that the dark scheme's soft primary
+ * ground uses, so the bar above a dark page does not glare in the light brand colour.
+ */
+export function themeColoursOf(site: Site): { light: string; dark: string } {
+  const primary = site.info.brand.colours.primary;
+  return { light: primary, dark: hexOf(darkGroundsOf(colour(primary)).darkPrimarySoft) };
+}
+
 /** The custom properties site.css reads, in the light scheme and a derived dark one. */
 function brandStylesheet(site: Site): string {
   const { colours, fonts } = site.info.brand;
@@ -114,10 +134,7 @@ function brandStylesheet(site: Site): string {
   const accent = colour(colours.accent);
 
   const light = lightScheme(text, background, primary, colour(colours.buttonText), link, accent);
-  // A dark scheme from the same hues: the page darkens, the brand colours lighten until readable.
-  const darkBackground = mix(DARK_GROUND, primary, 0.06);
-  const darkSoft = mix(mix(darkBackground, DARK_TEXT, 0.035), primary, 0.04);
-  const darkPrimarySoft = mix(darkBackground, primary, 0.28);
+  const { darkBackground, darkSoft, darkPrimarySoft } = darkGroundsOf(primary);
   // The primary colour is text too (secondary buttons, the current menu entry, the hero's eyebrow).
   const darkPrimary = readableOnAll(primary, [darkBackground, darkSoft, darkPrimarySoft]);
   const dark = {

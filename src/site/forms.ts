@@ -26,6 +26,7 @@ import {
   type RequestSchema,
 } from '../contract/index.js';
 import { encodePagePath } from '../content/index.js';
+import type { MessageKey } from '../language/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
 import { escapeHtml } from '../text/index.js';
 
@@ -176,6 +177,11 @@ export interface FormDescriptor {
   placement: 'side' | 'after';
   /** A field a link may fill in (the insight report turns a search that found nothing into one). */
   prefillField: string | null;
+  /**
+   * The catalogue key of the form's heading when the heading is Frontdoor's own words (the seed's
+   * demo request), so a link to the form is shown in the page's language; null: the site's words.
+   */
+  headingKey: MessageKey | null;
   /** The page the site serves when no content page carries the form; null: none. */
   builtInPage: {
     path: string;
@@ -212,6 +218,7 @@ export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
     followsAudience: false,
     nameRule: { shownOn: 'firstName', alsoMarks: 'lastName' },
     pageKind: 'ContactPage',
+    headingKey: 'requestDemo',
     placement: 'side',
     prefillField: null,
     builtInPage: {
@@ -240,6 +247,7 @@ export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
     followsAudience: true,
     nameRule: null,
     pageKind: null,
+    headingKey: null,
     placement: 'after',
     prefillField: 'suggestion',
     builtInPage: null,
@@ -293,6 +301,7 @@ export function descriptorOf(definition: FormDefinition): FormDescriptor {
     followsAudience: false,
     nameRule: null,
     pageKind: null,
+    headingKey: null,
     placement: 'after',
     prefillField: null,
     builtInPage: null,
@@ -398,7 +407,31 @@ export function describeProblemForVisitor(
       : 'Choose an area that belongs to your organization type.';
   }
   const label = fieldLabel(form, problem.field) ?? problem.field;
+  const dependent = dependentChoiceProblem(form, problem, values);
+  if (dependent)
+    return `${label}: choose one listed under “${dependent.parentChoice}”, or change “${dependent.parentLabel}”.`;
   return `${label}: ${visitorPhrase(problem.message)}.`;
+}
+
+/**
+ * A configured choice that depends on another field (a study phase by service), refused because it
+ * belongs to another value of that field: the value chosen there, as the visitor saw it, instead
+ * of the contract's slugs (`"pilot" is not a studyPhase of service "interim-analysis"`).
+ */
+function dependentChoiceProblem(
+  form: FormDescriptor,
+  problem: FieldProblem,
+  values: Readonly<Record<string, string>>,
+): { parentChoice: string; parentLabel: string } | null {
+  const field = form.definition.fields.find((candidate) => candidate.name === problem.field);
+  const parentName = field?.dependsOn?.field;
+  if (parentName === undefined || !problem.message.includes(` is not a ${problem.field} of ${parentName} `))
+    return null;
+  const parent = form.definition.fields.find((candidate) => candidate.name === parentName);
+  const parentChoice = parent?.choices?.find((choice) => choice.value === values[parentName]);
+  return parent && parentChoice
+    ? { parentChoice: parentChoice.label, parentLabel: fieldLabel(form, parentName) ?? parent.label }
+    : null;
 }
 
 function idOf(form: FormDescriptor, field: string): string {

@@ -5,12 +5,13 @@ import { absoluteUrl, encodePagePath, translationsOf, wrapTables } from '../cont
 import { discoveryLinks } from '../discovery/index.js';
 import {
   breadcrumbsOf,
-  demoPathOf,
   footerColumnsOf,
   headerLinksOf,
+  primaryFormOf,
   type Crumb,
   type MenuLink,
 } from './paths.js';
+import { DEFAULT_FORM_CATALOG, type FormCatalog } from './forms.js';
 import {
   BRAND_ICON,
   BRAND_STYLESHEET,
@@ -18,6 +19,7 @@ import {
   brandFileUrl,
   brandMarkHtml,
   logoAddress,
+  themeColoursOf,
 } from './brand.js';
 import { messagesFor, type Messages } from '../language/index.js';
 import { renderLanguageSwitch } from './language-switch.js';
@@ -67,6 +69,8 @@ export interface LayoutOptions {
   robots?: string;
   /** The header search box; off on the search page, which has its own. */
   headerSearch?: boolean;
+  /** The site's forms (default: the seed's): the header's button leads to the primary one. */
+  forms?: FormCatalog;
 }
 
 /** `<link rel="alternate" hreflang>` to each translation of a content page (itself included). */
@@ -105,6 +109,7 @@ export function renderLayout(options: LayoutOptions): string {
   const crumbs = breadcrumbsOf(site, canonicalPath, options.title);
   const kind = options.kind ?? 'WebPage';
   const scripts = ['search.js', ...(options.scripts ?? [])];
+  const primaryForm = primaryFormOf(site, options.forms ?? DEFAULT_FORM_CATALOG)?.link ?? null;
 
   const head = [
     '<meta charset="utf-8">',
@@ -114,7 +119,7 @@ export function renderLayout(options: LayoutOptions): string {
     options.robots ? `<meta name="robots" content="${escapeHtml(options.robots)}">` : '',
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
     '<meta name="color-scheme" content="light dark">',
-    `<meta name="theme-color" content="${escapeHtml(site.info.brand.colours.primary)}">`,
+    ...themeColourTags(site),
     faviconLink(site),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${escapeHtml(brandAssetUrl(site, BRAND_STYLESHEET))}">`,
@@ -150,9 +155,9 @@ export function renderLayout(options: LayoutOptions): string {
     '</head>',
     '<body>',
     `<a class="skip-link" href="#main">${escapeHtml(words.skipToContent)}</a>`,
-    renderHeader(site, canonicalPath, options.headerSearch ?? true, lang),
+    renderHeader(site, canonicalPath, options.headerSearch ?? true, lang, primaryForm),
     `<main id="main" tabindex="-1">${wrapTables(main)}</main>`,
-    renderFooter(site, words),
+    renderFooter(site, words, primaryForm),
     '</body>',
     '</html>',
     '',
@@ -207,18 +212,28 @@ function isCurrentSection(navUrl: string, path: string): boolean {
   return path.startsWith(folder);
 }
 
+/** A link's words: Frontdoor's own in the page's language, the site's as written. */
+export function menuLabel(link: MenuLink, words: Messages): string {
+  return link.labelKey ? words[link.labelKey] : link.label;
+}
+
 function menuLinkHtml(link: MenuLink, path: string | null, words: Messages): string {
   const href = escapeHtml(link.external ? link.url : encodePagePath(link.url));
-  const label = escapeHtml(link.labelKey ? words[link.labelKey] : link.label);
+  const label = escapeHtml(menuLabel(link, words));
   if (path === null) return `<li><a href="${href}">${label}</a></li>`;
   const current = link.url === path ? ' aria-current="page"' : '';
   const section = !current && !link.external && isCurrentSection(link.url, path) ? ' class="is-section"' : '';
   return `<li><a href="${href}"${current}${section}>${label}</a></li>`;
 }
 
-function renderHeader(site: Site, path: string, withSearch: boolean, lang: string): string {
+function renderHeader(
+  site: Site,
+  path: string,
+  withSearch: boolean,
+  lang: string,
+  primaryForm: MenuLink | null,
+): string {
   const words = messagesFor(lang);
-  const demoPath = demoPathOf(site);
   const links = headerLinksOf(site).map((link) => menuLinkHtml(link, path, words));
   const search = withSearch
     ? [
@@ -242,16 +257,18 @@ function renderHeader(site: Site, path: string, withSearch: boolean, lang: strin
       ? `<nav class="main-nav" aria-label="${escapeHtml(words.mainNavigation)}"><ul>${links.join('')}</ul></nav>`
       : '',
     search,
-    `<a class="button button-primary header-cta" href="${escapeHtml(encodePagePath(demoPath))}"${
-      demoPath === path ? ' aria-current="page"' : ''
-    }>${escapeHtml(words.requestDemo)}</a>`,
+    primaryForm
+      ? `<a class="button button-primary header-cta" href="${escapeHtml(encodePagePath(primaryForm.url))}"${
+          primaryForm.url === path ? ' aria-current="page"' : ''
+        }>${escapeHtml(menuLabel(primaryForm, words))}</a>`
+      : '',
     renderLanguageSwitch(site, path, lang),
     '</div>',
     '</header>',
   ].join('');
 }
 
-function renderFooter(site: Site, words: Messages): string {
+function renderFooter(site: Site, words: Messages, primaryForm: MenuLink | null): string {
   const { info } = site;
   const contact = [
     info.address ? `<p>${escapeHtml(info.address)}</p>` : '',
@@ -259,7 +276,7 @@ function renderFooter(site: Site, words: Messages): string {
       ? `<p><a href="mailto:${escapeHtml(info.contactEmail)}">${escapeHtml(info.contactEmail)}</a></p>`
       : '',
   ].join('');
-  const columns = footerColumnsOf(site).map((column) => {
+  const columns = footerColumnsOf(site, primaryForm).map((column) => {
     const title = escapeHtml(column.titleKey ? words[column.titleKey] : column.title);
     const links = column.links.map((link) => menuLinkHtml(link, null, words)).join('');
     return `<nav class="footer-nav" aria-label="${title}"><h2 class="footer-title">${title}</h2><ul>${links}</ul></nav>`;
@@ -276,6 +293,15 @@ function renderFooter(site: Site, words: Messages): string {
     `<div class="container footer-legal"><p>© ${escapeHtml(info.legalName || info.name)}</p></div>`,
     '</footer>',
   ].join('');
+}
+
+/** The browser's chrome colour for each scheme the page offers (`color-scheme: light dark`). */
+function themeColourTags(site: Site): string[] {
+  const { light, dark } = themeColoursOf(site);
+  return [
+    `<meta name="theme-color" media="(prefers-color-scheme: light)" content="${escapeHtml(light)}">`,
+    `<meta name="theme-color" media="(prefers-color-scheme: dark)" content="${escapeHtml(dark)}">`,
+  ];
 }
 
 function faviconLink(site: Site): string {

@@ -2,6 +2,7 @@ import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.j
 import type { ErrorBody } from '../contract/index.js';
 import {
   DEFAULT_FORM_CATALOG,
+  FORMS,
   type FormCatalog,
   renderConfirmation,
   renderFormSection,
@@ -9,9 +10,16 @@ import {
   type FormState,
 } from './forms.js';
 import { folderLanguage, formatMessage, messagesFor } from '../language/index.js';
-import { renderLayout, type PageKind } from './layout.js';
+import { menuLabel, renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
-import { childrenOf, demoPathOf, markdownPathOf, navigationOf, shortTitleOf } from './paths.js';
+import {
+  childrenOf,
+  markdownPathOf,
+  navigationOf,
+  primaryFormOf,
+  shortTitleOf,
+  type MenuLink,
+} from './paths.js';
 import { escapeHtml } from '../text/index.js';
 
 /** What every template needs: the content and the public base URL for absolute links. */
@@ -92,9 +100,38 @@ function heroArt(site: Site): string {
   return `<img class="hero-art" src="${escapeHtml(brandFileUrl(hero.file))}" alt="${escapeHtml(hero.alt)}" decoding="async">`;
 }
 
+/**
+ * The home page's closing call to the primary form: the seed's demo request in its own words,
+ * another form with its heading and introduction; none without a form to lead to.
+ */
+function homeClosing(view: SiteView, primary: PrimaryForm | null): string {
+  if (primary === null) return '';
+  const { form, link, label } = primary;
+  const [title, lead] =
+    form === FORMS.demo
+      ? [
+          `See ${escapeHtml(view.site.info.name)} in action`,
+          'Tell us about your team and we will arrange a demo around the way you work.',
+        ]
+      : [form.texts.heading, form.texts.intro];
+  return `<section class="section section-alt" aria-labelledby="closing-title"><div class="container"><h2 id="closing-title">${title}</h2>${
+    lead ? `<p class="lead">${lead}</p>` : ''
+  }<a class="button button-primary" href="${escapeHtml(encodePagePath(link.url))}">${escapeHtml(label)}</a></div></section>`;
+}
+
+/** The primary form (primaryFormOf) with its link's words in the page's language. */
+interface PrimaryForm {
+  form: FormDescriptor;
+  link: MenuLink;
+  label: string;
+}
+
 function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const { site } = view;
-  const demoPath = demoPathOf(site);
+  const found = primaryFormOf(site, formsOf(view));
+  const primary: PrimaryForm | null = found
+    ? { ...found, label: menuLabel(found.link, messagesFor(page.lang)) }
+    : null;
   const sections = navigationOf(site);
   const explore = sections[0];
   const hero = [
@@ -105,7 +142,9 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
     `<h1 id="hero-title">${escapeHtml(page.title)}</h1>`,
     page.description ? `<p class="lead">${escapeHtml(page.description)}</p>` : '',
     '<div class="hero-actions">',
-    `<a class="button button-primary" href="${escapeHtml(encodePagePath(demoPath))}">Request a demo</a>`,
+    primary
+      ? `<a class="button button-primary" href="${escapeHtml(encodePagePath(primary.link.url))}">${escapeHtml(primary.label)}</a>`
+      : '',
     explore
       ? `<a class="button button-secondary" href="${escapeHtml(encodePagePath(explore.url))}">${escapeHtml(
           explore.title,
@@ -128,11 +167,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
       : '';
   const closing = form
     ? `<div class="container">${formSection(view, page, form)}</div>`
-    : `<section class="section section-alt" aria-labelledby="closing-title"><div class="container"><h2 id="closing-title">See ${escapeHtml(
-        site.info.name,
-      )} in action</h2><p class="lead">Tell us about your team and we will arrange a demo around the way you work.</p><a class="button button-primary" href="${escapeHtml(
-        encodePagePath(demoPath),
-      )}">Request a demo</a></div></section>`;
+    : homeClosing(view, primary);
   return renderLayout({
     ...view,
     title: page.title,

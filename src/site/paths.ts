@@ -1,5 +1,6 @@
 import type { NavLink, Page, Site } from '../content/index.js';
 import type { MessageKey } from '../language/index.js';
+import type { FormCatalog, FormDescriptor } from './forms.js';
 
 /**
  * Where a page's Markdown twin is served: the page URL + `.md`, and for a folder index
@@ -28,9 +29,12 @@ interface SiteOutline {
   /** Folder (`/solutions/`) → the pages directly in it and its subfolder indexes, in listing order. */
   childrenByFolder: Map<string, Page[]>;
   navigation: Page[];
+  /** Form key → the first page (in the site's order) whose front matter `form` names it. */
+  formPages: Map<string, string>;
   demoPath: string;
   headerLinks: MenuLink[];
-  footerColumns: MenuColumn[];
+  /** `footer` in `_site.yaml`, or null: derived from the content and the site's forms. */
+  configuredFooter: MenuColumn[] | null;
 }
 
 /** A link as the header and footer show it: the label resolved, external addresses marked. */
@@ -69,22 +73,20 @@ function outlineOf(site: Site): SiteOutline {
   const navigation = site.pages
     .filter((page) => page.nav !== null && page.form !== 'demo')
     .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
-  const demoPath = site.pages.find((page) => page.form === 'demo')?.url ?? DEFAULT_DEMO_PATH;
+  const formPages = new Map<string, string>();
+  for (const page of site.pages)
+    if (page.form !== null && !formPages.has(page.form)) formPages.set(page.form, page.url);
+  const demoPath = formPages.get('demo') ?? DEFAULT_DEMO_PATH;
   const headerLinks = site.info.navigation
     ? site.info.navigation.map((link) => menuLink(site, link))
     : (navigation.length > 0 ? navigation : topLevelPages(site)).map(pageLink);
-  const footerColumns: MenuColumn[] = site.info.footer
+  const configuredFooter: MenuColumn[] | null = site.info.footer
     ? site.info.footer.map((column) => ({
         title: column.title,
         links: column.links.map((link) => menuLink(site, link)),
       }))
-    : defaultFooterColumns(site, headerLinks, demoPath);
-  footerColumns.push({
-    title: 'Developers and agents',
-    titleKey: 'footerDevelopers',
-    links: DEVELOPER_LINKS,
-  });
-  outline = { childrenByFolder, navigation, demoPath, headerLinks, footerColumns };
+    : null;
+  outline = { childrenByFolder, navigation, formPages, demoPath, headerLinks, configuredFooter };
   outlines.set(site, outline);
   return outline;
 }
@@ -157,9 +159,39 @@ export function headerLinksOf(site: Site): MenuLink[] {
   return outlineOf(site).headerLinks;
 }
 
-/** The footer's columns: `footer` in `_site.yaml`, else derived from the content; then the developers' links. */
-export function footerColumnsOf(site: Site): MenuColumn[] {
-  return outlineOf(site).footerColumns;
+/**
+ * The form the header's button leads to: the first of the site's forms (in the order of `forms:`;
+ * the seed's demo request before its suggestion form) that a page carries with front matter
+ * `form`, or that has a page of its own built in (the seed's `/demo`), with the link to it. Null
+ * when no page offers any form: a button to a page that does not exist would be worse than none.
+ */
+export function primaryFormOf(
+  site: Site,
+  forms: FormCatalog,
+): { form: FormDescriptor; link: MenuLink } | null {
+  const { formPages } = outlineOf(site);
+  for (const form of forms.values()) {
+    const url = formPages.get(form.kind) ?? form.builtInPage?.path;
+    if (url === undefined) continue;
+    const label = form.definition.words.heading;
+    const link: MenuLink = form.headingKey
+      ? { label, labelKey: form.headingKey, url, external: false }
+      : { label, url, external: false };
+    return { form, link };
+  }
+  return null;
+}
+
+/**
+ * The footer's columns: `footer` in `_site.yaml`, else derived from the content and the primary
+ * form (`primaryFormLinkOf`); then the developers' links.
+ */
+export function footerColumnsOf(site: Site, primaryForm: MenuLink | null): MenuColumn[] {
+  const outline = outlineOf(site);
+  return [
+    ...(outline.configuredFooter ?? defaultFooterColumns(site, outline.headerLinks, primaryForm)),
+    { title: 'Developers and agents', titleKey: 'footerDevelopers', links: DEVELOPER_LINKS },
+  ];
 }
 
 /** The pages a company's visitors look for at the foot of any page, in this order, when they exist. */
@@ -218,10 +250,14 @@ function topLevelPages(site: Site): Page[] {
 /** More than this does not fit one row of a laptop's header. */
 const MAX_DERIVED_HEADER_LINKS = 6;
 
-function defaultFooterColumns(site: Site, headerLinks: MenuLink[], demoPath: string): MenuColumn[] {
+function defaultFooterColumns(
+  site: Site,
+  headerLinks: MenuLink[],
+  primaryForm: MenuLink | null,
+): MenuColumn[] {
   const explore: MenuLink[] = [
     ...headerLinks,
-    { label: 'Request a demo', labelKey: 'requestDemo', url: demoPath, external: false },
+    ...(primaryForm ? [primaryForm] : []),
     { label: 'Search', labelKey: 'search', url: '/search', external: false },
   ];
   const shown = new Set(explore.map((link) => link.url.replace(/\/$/, '')));

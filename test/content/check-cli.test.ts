@@ -79,6 +79,51 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(0);
   });
 
+  it('reads the forms of _site.yaml as start-up does: a mistake is an error with its line and fix', async () => {
+    const forms = [
+      'forms:', //                    10 (SITE_YAML is nine lines)
+      '  - id: requestQuote', //      11
+      '    title: Request a quote', // 12
+      '    fields:', //               13
+      '      - name: email', //       14
+      '        type: date', //        15
+      '        label: Work email', // 16
+      '',
+    ].join('\n');
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML + forms,
+      'index.md': '# Home\n\nHello.\n',
+    });
+    const result = await check('--content', root);
+    expect(result.stdout.split('\n')).toEqual([
+      `${join(root, '_site.yaml')}:15: error: unknown field type "date" (the server will not start). Fix: use one of: text, email, textarea, select, checkbox, tel, url`,
+      `${root}: 1 page loaded, 1 error, 0 warnings`,
+      '',
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  it('warns of a page whose front matter names a form the site does not have, as start-up does', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'index.md': '# Home\n\nHello.\n',
+      'contact.md': '---\ntitle: Contact\nform: quote\n---\ntext\n',
+    });
+    const result = await check('--content', root);
+    expect(result.stdout.split('\n')).toEqual([
+      `${join(root, 'contact.md')}: warning: front matter \`form: quote\` names no form of this site, so the page shows none: use one of demo, suggestion`,
+      `${root}: 2 pages loaded, 0 errors, 1 warning`,
+      '',
+    ]);
+    expect(result.code).toBe(0);
+  });
+
+  it('passes the Northbeam fixture, whose contact page carries its own configured form', async () => {
+    const result = await check('--strict', '--content', join('test', 'fixtures', 'northbeam'));
+    expect(result.stdout).toMatch(/^test\/fixtures\/northbeam: \d+ pages loaded, 0 errors, 0 warnings\n$/);
+    expect(result.code).toBe(0);
+  });
+
   it('reports a missing folder as an error', async () => {
     const missing = join(contentFolder({}), 'nope');
     const result = await check('--content', missing);

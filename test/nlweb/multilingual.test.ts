@@ -115,4 +115,15 @@ describe('Accept-Language', () => {
     const text = (answer.content[0] as { text: string }).text;
     expect(text).toMatch(/^Ergebnisse für „Archiv entpacken“\. /);
   });
+
+  it('finds a German compound the site writes apart, on a German site, with no correction line', async () => {
+    const service = await serviceOf({
+      '_site.yaml': 'name: Beispiel\nlanguage: de\n',
+      'disk.md': '# Speicherplatz\n\nSo zeigen Sie die Nutzung der Festplatte an.\n',
+      'network.md': '# Netzwerk\n\nSo prüfen Sie die Verbindung zum Server.\n',
+    });
+    const answer = service.answer({ text: 'Festplattennutzung', maxResults: 5, conversationId: null }, 'r');
+    expect(resultsOf(answer).map((r) => r.url)).toEqual(['https://example.test/disk']);
+    expect((answer.content[0] as { text: string }).text).not.toMatch(/^Ergebnisse für/);
+  });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { BUNDLED_CONTENT_DIR } from '../../src/config/index.js';
 import { loadSite } from '../../src/content/index.js';
+import { DEFAULT_MAX_RESULTS } from '../../src/contract/nlweb.js';
+import { createAskService } from '../../src/nlweb/index.js';
 import {
   askRanking,
   evaluateQuestions,
@@ -28,6 +30,20 @@ describe('the sample site question set', () => {
     expect(missing).toEqual([]);
     const queries = questions.map((question) => question.q.toLowerCase());
     expect(new Set(queries).size).toBe(queries.length);
+  });
+
+  it('gets the same first page whatever max_results asks for, up to twice the default', () => {
+    const service = createAskService(site, 'http://questions.invalid', { cacheSize: 0 });
+    const first = (text: string, maxResults: number): string | undefined => {
+      const answer = service.answer({ text, maxResults, conversationId: null }, 'question-set');
+      const item = answer.content.find((entry) => entry.type === 'resource');
+      return item?.type === 'resource' ? item.resource.uri : undefined;
+    };
+    const differing = questions.flatMap((question) => {
+      const pages = [1, 5, DEFAULT_MAX_RESULTS, 2 * DEFAULT_MAX_RESULTS].map((n) => first(question.q, n));
+      return new Set(pages).size > 1 ? [`"${question.q}": ${pages.join(', ')}`] : [];
+    });
+    expect(differing).toEqual([]);
   });
 
   it(`is answered through /ask with success@1 ≥ ${QUESTION_FLOOR.success1} and success@3 ≥ ${QUESTION_FLOOR.success3}`, async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, buildIndex, search, searchWithPlan } from '../../src/search/index.js';
+import {
+  analyze,
+  analyzeQuery,
+  buildIndex,
+  planQuery,
+  search,
+  searchWithPlan,
+} from '../../src/search/index.js';
 import { languageProfile } from '../../src/search/languages.js';
 
 describe('analysis per language', () => {
@@ -100,6 +107,26 @@ describe('searching in a language', () => {
     const other = searchWithPlan(index, 'entdeckar', { lang: 'de' });
     expect(other.corrections.map((c) => c.to)).not.toContain('entdecker');
     expect(searchWithPlan(index, 'entdeckar').corrections.map((c) => c.to)).toEqual(['entdecker']);
+  });
+
+  it("weighs a Chinese query's bigrams by Intl.Segmenter's words and drops its question words", () => {
+    const weights = (text: string): [string, number][] =>
+      planQuery(index.core, text).words.map((w) => [w.alternatives[0]?.term as string, w.weight]);
+    // 有|什么|作用: the bigrams touching 什么 go; 压缩 and 方法 are words, 缩方 spans two.
+    expect(weights('压缩方法有什么作用')).toEqual([
+      ['压缩', 1],
+      ['缩方', 0.5],
+      ['方法', 1],
+    ]);
+    expect(search(index, '如何压缩文件')[0]?.key).toBe('zh/tar');
+    // A question of question words only still searches for them.
+    expect(planQuery(index.core, '什么').unmatched).toEqual([1]);
+    expect(planQuery(index.core, 'the 什么').unmatched).toEqual([1]);
+    // Japanese (kana in the query) is weighed as before.
+    const japanese = buildIndex([
+      { key: 'ja', lang: 'ja', fields: { title: '関数', headings: '', body: '関数の引数' } },
+    ]);
+    expect(planQuery(japanese.core, '関数の引数').words.map((w) => w.weight)).toEqual([1, 1, 1, 1]);
   });
 
   it('never corrects Chinese by edit distance', () => {

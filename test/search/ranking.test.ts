@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { SearchDocument } from '../../src/search/index.js';
+import type { RankingOverrides, SearchDocument } from '../../src/search/index.js';
 import {
   analyze,
   buildIndex,
@@ -144,12 +144,44 @@ describe('basic ranking', () => {
     ];
     for (let i = 0; i < 40; i++)
       docs.push(doc(`z${String(i).padStart(2, '0')}`, `unrelated filler text number ${i}`));
-    const index = buildIndex(docs);
+    // No query counts as short here: a one-word query shows feedback uncapped.
+    const index = buildIndex(docs, { ranking: { feedback: { shortQueryWords: 0 } } });
     const withFeedback = search(index, 'jaguar');
     expect(withFeedback.map((r) => r.key)).toEqual(['d1', 'd2', 'd3']);
     expect(withFeedback[2]?.matchedTerms).toEqual([]);
     const without = search(withRanking(index, { feedback: { enabled: false } }), 'jaguar');
     expect(without.map((r) => r.key)).toEqual(['d1', 'd2']);
+  });
+
+  it('lets feedback lift the documents of a short query by at most shortQueryLift, and find none of its own', () => {
+    const docs = [
+      doc('named', 'jaguar cat of the rainforest'),
+      doc('d1', 'jaguar engine horsepower torque gearbox'),
+      doc('d2', 'jaguar engine horsepower torque exhaust'),
+      doc('d3', 'engine horsepower torque gearbox exhaust turbo'),
+    ];
+    for (let i = 0; i < 40; i++)
+      docs.push(doc(`z${String(i).padStart(2, '0')}`, `unrelated filler text number ${i}`));
+    const index = buildIndex(docs);
+    const { shortQueryWords, shortQueryLift } = index.ranking.feedback;
+    expect([shortQueryWords, shortQueryLift]).toEqual([2, 0.2]);
+    const scores = (ranking: RankingOverrides): Map<string, number> =>
+      new Map(search(withRanking(index, ranking), 'jaguar').map((r) => [r.key, r.score]));
+    const firstPass = scores({ feedback: { enabled: false } });
+    const uncapped = scores({ feedback: { shortQueryWords: 0 } });
+    const capped = scores({});
+    // Uncapped, the feedback terms (engine, torque…) put the pages about engines above the page
+    // about the jaguar, first in the first pass, and bring in d3, which does not name it.
+    expect([...uncapped.keys()]).toEqual(['d1', 'd2', 'named', 'd3']);
+    expect([...capped.keys()]).toEqual(['named', 'd1', 'd2']);
+    for (const [key, score] of capped) {
+      const first = firstPass.get(key) as number;
+      expect(score).toBeGreaterThanOrEqual(first);
+      expect(score).toBeLessThanOrEqual(first * (1 + shortQueryLift) + 1e-6);
+    }
+    // Three words are not a short query: the same feedback goes uncapped.
+    const long = search(index, 'jaguar unrelated filler', { limit: 50 }).map((r) => r.key);
+    expect(long).toContain('d3');
   });
 
   it('reports the matched query terms per result, in query order', () => {

@@ -7,7 +7,8 @@
  *    match (its own term; completions of the word being typed; corrections of a misspelt word;
  *    the parts of a run-together word; the joined form of words written apart).
  * 2. BM25F: a word scores, in each document, its best alternative.
- * 3. RM3 pseudo-relevance feedback: terms of the best documents are added to the query.
+ * 3. RM3 pseudo-relevance feedback: terms of the best documents are added to the query (on a
+ *    short query, capped at a share of each document's first-pass score).
  * 4. BM25TP proximity: the best documents gain a bonus for query words close together.
  * 5. Scores are rounded to 6 decimals; ties go to the smaller key (UTF-8 byte order).
  *
@@ -399,7 +400,8 @@ export function referenceSearch(
   // The query's own terms and the expandable terms (2+ letters, not a number, in 2+ documents,
   // in at most maxDocFrequency of them) compete for `terms` places; the chosen ones join the
   // query with weight (1 − λ)/λ · Σ(query weights) · share of the chosen terms' mass, so the
-  // original query keeps λ of the total.
+  // original query keeps λ of the total. On a query of at most shortQueryWords words, a document
+  // keeps at most (1 + shortQueryLift) times its first-pass score.
   const fb = ranking.feedback;
   if (fb.enabled && fb.docs > 0 && fb.terms > 0) {
     const firstPass = [...docs.keys()].filter((d) => score[d]! > 0).sort(byScoreThenKey(score, docs));
@@ -436,6 +438,10 @@ export function referenceSearch(
       let sum = 0;
       for (const t of chosen) sum += mass.get(t)!;
       const querySum = words.reduce((a, w) => a + w.weight * w.alternatives[0]!.factor, 0);
+      // A short query (at most shortQueryWords words): a document keeps at most (1 + lift) times
+      // its first-pass score, so one only feedback scored keeps none.
+      const firstPassScore = [...score];
+      const short = words.length <= fb.shortQueryWords;
       if (sum > 0) {
         const lambda = fb.originalWeight;
         for (const t of chosen) {
@@ -446,6 +452,9 @@ export function referenceSearch(
             if (w > 0) score[d] = score[d]! + termScale * w;
           }
         }
+        if (short)
+          for (let d = 0; d < n; d++)
+            score[d] = Math.min(score[d]!, firstPassScore[d]! * (1 + fb.shortQueryLift));
       }
     }
   }

@@ -30,6 +30,25 @@ function linksIn(html: string, element: RegExp): string[] {
   return [...block.matchAll(/<a href="([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((m) => `${m[2]} ${m[1]}`);
 }
 
+/** The browser chrome colours a page names for its light and dark schemes (and nothing else). */
+function themeColours(body: string): Record<string, string> {
+  const tags = [...body.matchAll(/<meta name="theme-color"[^>]*>/g)].map((m) => m[0]);
+  return Object.fromEntries(
+    tags.map((tag) => {
+      const match =
+        /^<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="(#[0-9a-f]{6})">$/.exec(
+          tag,
+        );
+      if (!match) throw new Error(`unexpected theme-color tag: ${tag}`);
+      return [match[1]!, match[2]!];
+    }),
+  );
+}
+
+/** The dark scheme's soft primary ground of each brand (brand.css), which the dark chrome matches. */
+const NORTHBEAM_DARK_CHROME = '#331e40';
+const SAMPLE_DARK_CHROME = '#0f2d2f';
+
 describe('a second company served by the same build (test/fixtures/northbeam)', () => {
   it('carries its own logo, stylesheet, favicon, social card and name on every page', async () => {
     for (const url of ['/', '/services', '/pricing', '/about', '/contact', '/privacy']) {
@@ -40,7 +59,7 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
       expect(body).toContain(
         `<meta property="og:image" content="${TEST_BASE_URL}/brand/northbeam-logo.svg">`,
       );
-      expect(body).toContain('<meta name="theme-color" content="#7a2e8c">');
+      expect(themeColours(body)).toEqual({ light: '#7a2e8c', dark: NORTHBEAM_DARK_CHROME });
       expect(body).toContain('© Northbeam Biostatistics GmbH');
       expect(body.toLowerCase()).not.toContain('trialwright');
     }
@@ -68,6 +87,86 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     ]);
   });
 
+  it('leads its header button, home page and agents’ pages to its own quote form, not to a demo', async () => {
+    const cta = (path: string) =>
+      `<a class="button button-primary header-cta" href="/contact"${path === '/contact' ? ' aria-current="page"' : ''}>Request a quote</a>`;
+    for (const url of ['/', '/services', '/pricing', '/about', '/contact', '/privacy', '/developers']) {
+      const body = await html(northbeam, url);
+      expect(body, url).toContain(cta(url));
+      expect(body, url).not.toContain('href="/demo"');
+      expect(body, url).not.toContain('Request a demo');
+    }
+    const home = await html(northbeam, '/');
+    expect(home).toContain(
+      '<div class="hero-actions"><a class="button button-primary" href="/contact">Request a quote</a>',
+    );
+    expect(home).toContain(
+      '<h2 id="closing-title">Request a quote</h2><p class="lead">Tell us about your study and we will send a fixed-price quote within two working days.</p><a class="button button-primary" href="/contact">Request a quote</a>',
+    );
+    // The seed's built-in demo page is not part of a site without the demo form.
+    expect((await northbeam.app.inject({ url: '/demo', headers: { accept: 'text/html' } })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('takes the first configured form a page carries for its button, and shows none when no page carries one', async () => {
+    const forms = (placed: boolean) =>
+      contentFolder({
+        '_site.yaml': [
+          'name: Quill & Co',
+          'forms:',
+          '  - id: requestCallback',
+          '    title: Request a call back',
+          '    fields:',
+          '      - { name: phone, type: tel, label: Phone, required: true }',
+          '  - id: requestQuote',
+          '    title: Request a quote',
+          '    intro: Tell us what you need.',
+          '    fields:',
+          '      - { name: email, type: email, label: Work email, required: true }',
+          '',
+        ].join('\n'),
+        'index.md': page({ title: 'Quill & Co', description: 'Pens.' }, 'Hello.'),
+        'pricing.md': page({ title: 'Pricing', description: 'What it costs.' }, 'Cheap.'),
+        'contact.md': page(
+          { title: 'Contact', description: 'Write.', ...(placed ? { form: 'quote' } : {}) },
+          'Hi.',
+        ),
+      });
+    const placed = await buildTestApp({ CONTENT_DIR: forms(true) });
+    try {
+      const body = await html(placed, '/pricing');
+      // The call-back form comes first in forms:, but no page carries it.
+      expect(body).toContain(
+        '<a class="button button-primary header-cta" href="/contact">Request a quote</a>',
+      );
+      // The derived footer lists the form once, in Explore, not again among the company pages.
+      expect(linksIn(body, /<nav class="footer-nav" aria-label="Explore">[\s\S]*?<\/nav>/)).toEqual([
+        'Pricing /pricing',
+        'Request a quote /contact',
+        'Search /search',
+      ]);
+      expect(body).not.toContain('aria-label="Company"');
+    } finally {
+      await placed.close();
+    }
+    const unplaced = await buildTestApp({ CONTENT_DIR: forms(false) });
+    try {
+      for (const url of ['/', '/pricing']) {
+        const body = await html(unplaced, url);
+        expect(body, url).not.toContain('header-cta');
+        expect(body, url).not.toContain('href="/demo"');
+        expect(body, url).not.toContain('closing-title');
+        expect(linksIn(body, /<nav class="footer-nav" aria-label="Explore">[\s\S]*?<\/nav>/), url).toEqual([
+          'Pricing /pricing',
+          'Search /search',
+        ]);
+      }
+    } finally {
+      await unplaced.close();
+    }
+  });
+
   it('serves its stylesheet from its colours and fonts, immutable under its hash, and its logo file', async () => {
     const body = await html(northbeam, '/');
     const href = /href="(\/assets\/brand\.css\?v=[0-9a-f]{12})"/.exec(body)![1]!;
@@ -79,6 +178,9 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     expect(css.body).toContain('--bg: #fffdf8;');
     expect(css.body).toContain("--font-sans: Georgia, 'Times New Roman', serif;");
     expect(css.body).toContain("--font-headings: 'Trebuchet MS', Verdana, sans-serif;");
+    // The dark browser chrome (theme-color) is the dark scheme's own soft primary ground.
+    const dark = css.body.slice(css.body.indexOf('@media (prefers-color-scheme: dark)'));
+    expect(dark).toContain(`--primary-soft: ${NORTHBEAM_DARK_CHROME};`);
     const logo = await northbeam.app.inject({ url: '/brand/northbeam-logo.svg' });
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toBe('image/svg+xml');
@@ -92,7 +194,7 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     const body = await html(sample, '/');
     expect(body).toContain('<img class="brand-logo" src="/brand/logo.svg"');
     expect(body).toContain('<img class="hero-art" src="/brand/hero.svg" alt=""');
-    expect(body).toContain('<meta name="theme-color" content="#0b5c59">');
+    expect(themeColours(body)).toEqual({ light: '#0b5c59', dark: SAMPLE_DARK_CHROME });
     // The footer now leads to the company and legal pages, which it did not before.
     for (const link of ['/pricing', '/about', '/contact', '/privacy', '/terms'])
       expect(/<footer[\s\S]*<\/footer>/.exec(body)![0]).toContain(`<a href="${link}">`);

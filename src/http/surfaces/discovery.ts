@@ -8,7 +8,7 @@ import {
   type ServedDocument,
 } from '../../discovery/index.js';
 import type { Site } from '../../content/index.js';
-import { markdownPathOf, renderLayout } from '../../site/index.js';
+import { formCatalog, markdownPathOf, renderLayout } from '../../site/index.js';
 import type { AppContext, SurfaceOptions } from '../context.js';
 import { LongLivedVariants, sendCached } from '../compression.js';
 import type { ContentGeneration } from '../live-content.js';
@@ -63,6 +63,8 @@ export function discoveryInputOf(
   };
   // Beside a site served elsewhere (PAGES=off) pages link to the site's own pages, not to twins.
   if (!config.pages) return { ...common, servesPages: false };
+  // The header's button on these pages leads to the site's own primary form, as on every other page.
+  const forms = context.forms ? formCatalog(context.forms) : undefined;
   return {
     ...common,
     markdownPathOf,
@@ -75,6 +77,7 @@ export function discoveryInputOf(
         canonicalPath: parts.path,
         bodyHtml: parts.bodyHtml,
         kind: parts.kind === 'index' ? 'CollectionPage' : 'TechArticle',
+        ...(forms ? { forms } : {}),
       }),
   };
 }

@@ -22,7 +22,7 @@ export function createProviders(
   formOf?: FormLookup,
 ): Map<DeliveringProvider, DeliveryProvider> {
   const providers = new Map<DeliveringProvider, DeliveryProvider>();
-  providers.set('log', createLogProvider(logger));
+  providers.set('log', createLogProvider(logger, formOf));
   if (config.smtp)
     providers.set(
       'email-service',

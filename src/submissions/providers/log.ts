@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AttemptResult, DeliveryProvider } from './types.js';
+import type { AttemptResult, DeliveryProvider, FormLookup } from './types.js';
 
 /**
  * `log`: the operator chose the server log as the destination, so this is the one log line that
@@ -8,19 +8,26 @@ import type { AttemptResult, DeliveryProvider } from './types.js';
  * asynchronous, so the attempt waits (within its time cap) until the line has left the process:
  * a line still in memory, dropped, or failed (a full disk) is not a delivery and is retried.
  */
-export function createLogProvider(logger: Logger): DeliveryProvider {
+export function createLogProvider(logger: Logger, formOf?: FormLookup): DeliveryProvider {
   const destination = logger.child({ delivery: 'log' }, { level: 'info' });
   return {
     name: 'log',
     deliver: async (submission, _attempt, signal) => {
+      // A configured form's line says which form it came from, in the words its e-mail is titled with.
+      const form = formOf?.(submission);
       destination.info(
         {
           submissionId: submission.id,
           kind: submission.kind,
+          ...(form ? { form: form.id } : {}),
           receivedAt: new Date(submission.receivedAtMs).toISOString(),
           submission: submission.fields,
         },
-        submission.kind === 'lead' ? 'demo request received' : 'document suggestion received',
+        form
+          ? form.words.emailTitle
+          : submission.kind === 'lead'
+            ? 'demo request received'
+            : 'document suggestion received',
       );
       return written(logger, signal);
     },

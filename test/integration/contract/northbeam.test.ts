@@ -170,11 +170,17 @@ describe('Northbeam Biostat: a site whose forms come from its _site.yaml', () =>
       payload: new URLSearchParams({
         email: 'no',
         projectDetails: 'short',
+        service: 'interim-analysis',
+        studyPhase: 'pilot',
         sourcePage: '/contact',
       }).toString(),
     });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.body).toContain('About the project: must be at least 20 characters.');
+    // A phase of another service, in the words of the form rather than the contract's slugs.
+    expect(invalid.body).toContain(
+      'Study phase: choose one listed under “Interim analysis and DMC support”, or change “Service”.',
+    );
   });
 
   it('has no demo request or document suggestion of the seed', async () => {

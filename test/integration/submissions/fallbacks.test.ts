@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../support/files.js';
 import { expectContract, post } from '../../support/client.js';
 import { startTestServer, type LogRecord, type TestServer } from '../../support/servers.js';
 
@@ -121,6 +123,30 @@ describe('LEAD_DELIVERY=log', () => {
       'demo request received',
       'document suggestion received',
     ]);
+    expectNoPersonalData(server.logs.filter((line) => line.delivery !== 'log'));
+  });
+
+  it('names a configured form in its line, not the seed’s demo request', async () => {
+    server = await startTestServer({
+      env: { CONTENT_DIR: join(REPO_ROOT, 'test', 'fixtures', 'northbeam') },
+    });
+    const quote = {
+      fullName: 'Private Person',
+      email: 'private.person@secret.example',
+      service: 'sample-size',
+      projectDetails: 'confidential text about a pilot study',
+      consent: 'yes',
+    };
+    const answer = await post(server.url, '/api/quote-requests', 'json', quote);
+    expect(answer.body).toEqual({ ok: true, provider: 'log', delivered: true });
+    const destination = server.logs.filter((line) => line.delivery === 'log');
+    expect(destination).toHaveLength(1);
+    expect(destination[0]).toMatchObject({
+      msg: 'New submission: Request a quote',
+      kind: 'lead',
+      form: 'requestQuote',
+      submission: quote,
+    });
     expectNoPersonalData(server.logs.filter((line) => line.delivery !== 'log'));
   });
 });
