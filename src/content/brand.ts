@@ -65,8 +65,28 @@ const COLOUR_KEYS: readonly (keyof BrandColours)[] = [
   'accent',
 ];
 const IMAGE_EXTENSIONS = ['svg', 'png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'ico'];
-/** Family names, quotes, commas, spaces and hyphens: nothing that could end the CSS declaration. */
-const FONT_LIST = /^[\p{L}\p{N} ,'"_.-]+$/u;
+/**
+ * One family of a font list, as CSS writes it: a quoted name (no quote, backslash or line break
+ * inside) or unquoted words of letters, digits, `_` and `-`. A list is such families joined by
+ * commas, so a value can never close its string, its declaration (`;`, `}`), open a comment (`/*`)
+ * or hold markup (`<`) in brand.css.
+ */
+const FONT_FAMILY =
+  /^(?:"[\p{L}\p{N} _.&+-]+"|'[\p{L}\p{N} _.&+-]+'|[\p{L}_-][\p{L}\p{N}_-]*(?: [\p{L}\p{N}_-]+)*)$/u;
+/** Longest font list and most families in it: a real stack has under ten (DEFAULT_FONT_STACK: 9). */
+const MAX_FONT_LIST = 300;
+const MAX_FONT_FAMILIES = 20;
+
+/** Whether `list` is a font list brand.css may carry (see FONT_FAMILY). */
+export function isFontList(list: string): boolean {
+  if (list.length > MAX_FONT_LIST) return false;
+  const families = list.split(',').map((family) => family.trim());
+  return families.length <= MAX_FONT_FAMILIES && families.every((family) => FONT_FAMILY.test(family));
+}
+
+/** Most links in one menu (the navigation, or one footer column) and most footer columns. */
+export const MAX_MENU_LINKS = 50;
+export const MAX_FOOTER_COLUMNS = 12;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
@@ -211,7 +231,7 @@ function readFonts(value: unknown, report: ReportAt): Brand['fonts'] {
   for (const key of ['body', 'headings'] as const) {
     const list = text(fields[key]);
     if (list === null) continue;
-    if (!FONT_LIST.test(list))
+    if (!isFontList(list))
       report(
         typeof value === 'string' ? ['brand', 'fonts'] : ['brand', 'fonts', key],
         `\`brand.fonts\` "${list}" must be a list of font names separated by commas, such as "Inter, Arial, sans-serif"; the system fonts are used`,
@@ -259,9 +279,20 @@ export function readBrand(value: unknown, siteName: string, report: ReportAt): B
   return brand;
 }
 
-/** A link's address: a site path (`/pricing`) or an http(s) address. */
-function linkUrl(value: string): string | null {
-  if (value.startsWith('/') && !value.startsWith('//')) return value;
+/**
+ * Never in a menu link: control characters (`/\t/evil.example` is `//evil.example` to a browser,
+ * which drops tabs and line breaks from addresses), line separators, and backslashes (`/\evil.example`
+ * is `//evil.example` too).
+ */
+const UNSAFE_IN_LINK = /[\p{Cc}\u2028\u2029\\]/u;
+
+/**
+ * A link's address: a site path (`/pricing`, not the protocol-relative `//host`) or an http(s) or
+ * mailto address; anything else (`javascript:`, `data:`, a relative path) is null.
+ */
+export function linkUrl(value: string): string | null {
+  if (UNSAFE_IN_LINK.test(value)) return null;
+  if (value.startsWith('/')) return value.startsWith('//') ? null : value;
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || url.protocol === 'http:' || url.protocol === 'mailto:' ? value : null;
@@ -280,15 +311,22 @@ function readLinks(value: unknown, path: (string | number)[], report: ReportAt):
     );
     return null;
   }
+  if (value.length > MAX_MENU_LINKS)
+    report(
+      [...path, MAX_MENU_LINKS],
+      `\`${name}\` has ${value.length} links, more than the ${MAX_MENU_LINKS} a menu may hold; the first ${MAX_MENU_LINKS} are used`,
+      'warning',
+    );
   const links: NavLink[] = [];
-  value.forEach((entry: unknown, index) => {
+  value.slice(0, MAX_MENU_LINKS).forEach((entry: unknown, index) => {
     const fields = typeof entry === 'string' ? { url: entry } : isRecord(entry) ? entry : {};
-    const target = text(fields.url);
-    const url = target === null ? null : linkUrl(target);
+    // Checked as written: collapsing white space first would turn a tab into a harmless-looking space.
+    const target = typeof fields.url === 'string' ? fields.url.trim() : null;
+    const url = target === null || target === '' ? null : linkUrl(target);
     if (url === null) {
       report(
         [...path, index],
-        `\`${name}\` entry ${index + 1} needs a url that is a site path (/pricing) or a web address (https://…); it is left out`,
+        `\`${name}\` entry ${index + 1} needs a url that is a site path (/pricing) or a web address (https://…), without control characters or backslashes; it is left out`,
         'warning',
       );
       return;
@@ -315,8 +353,14 @@ export function readFooter(value: unknown, report: ReportAt): FooterColumn[] | n
     );
     return null;
   }
+  if (value.length > MAX_FOOTER_COLUMNS)
+    report(
+      ['footer', MAX_FOOTER_COLUMNS],
+      `\`footer\` has ${value.length} columns, more than the ${MAX_FOOTER_COLUMNS} a footer may hold; the first ${MAX_FOOTER_COLUMNS} are used`,
+      'warning',
+    );
   const columns: FooterColumn[] = [];
-  value.forEach((entry: unknown, index) => {
+  value.slice(0, MAX_FOOTER_COLUMNS).forEach((entry: unknown, index) => {
     const title = isRecord(entry) ? text(entry.title) : null;
     if (!isRecord(entry) || title === null) {
       report(

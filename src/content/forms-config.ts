@@ -4,9 +4,7 @@
  * fix: a form that silently lost a field would collect the wrong data.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, type Document, type Node } from 'yaml';
 import {
   DEFAULT_FORMS,
   DELIVERY_ROUTES,
@@ -18,8 +16,9 @@ import {
   type FieldType,
   type FormDefinition,
 } from '../contract/index.js';
-import { SITE_INFO_FILE } from './read.js';
+import { readSiteInfoBytes, SITE_INFO_FILE } from './read.js';
 import type { ContentProblem, Page } from './types.js';
+import { parseContentYaml } from './yaml-bounds.js';
 
 export class FormsConfigError extends Error {
   constructor(
@@ -66,6 +65,32 @@ const FIELD_KEYS = new Set([
   'autocomplete',
   'wide',
 ]);
+/**
+ * Bounds of a configuration: far above any real site's forms (the seed has 2 forms of at most 8
+ * fields; the longest choice list in use, countries, is about 250), and low enough that no
+ * configuration makes /openapi.json, the pages or validation grow without end.
+ */
+export const MAX_FORMS = 50;
+export const MAX_FIELDS = 100;
+export const MAX_CHOICES = 500;
+/**
+ * Field names a configuration may not give: `sourcePage` is added to every form with its own rule
+ * (a path on this site, or a webhook would carry an open redirect), `website` is the spam trap,
+ * and the names of Object.prototype would shadow what the server's own code reads from a body.
+ */
+const RESERVED_FIELD_NAMES: ReadonlyMap<string, string> = new Map([
+  ['sourcePage', 'every form has it already, with its own rule (a path on this site)'],
+  [HONEYPOT_FIELD, "it is the forms' spam trap"],
+  ...[
+    'constructor',
+    'hasOwnProperty',
+    'isPrototypeOf',
+    'propertyIsEnumerable',
+    'toLocaleString',
+    'toString',
+    'valueOf',
+  ].map((name) => [name, 'it is a name every JavaScript object already has'] as [string, string]),
+]);
 /** Longest maxLength a configuration may give (the request body limit bounds the total anyway). */
 const MAX_FIELD_LENGTH = 10_000;
 /** Nouns for the operation's verb, so `requestQuote` is served at /api/quote-requests like requestDemo's leads. */
@@ -98,9 +123,20 @@ export function defaultKey(id: string): string {
 
 /** Reads the forms of the content folder's `_site.yaml`: DEFAULT_FORMS when it declares none. */
 export function readFormsFile(contentDir: string): readonly FormDefinition[] {
-  const file = join(contentDir, SITE_INFO_FILE);
-  if (!existsSync(file)) return DEFAULT_FORMS;
-  return readFormsConfig(readFileSync(file, 'utf8'), SITE_INFO_FILE);
+  let bytes: Buffer | null;
+  try {
+    // The rules of every content file: inside the folder, a regular file, and not too large.
+    bytes = readSiteInfoBytes(contentDir);
+  } catch (error) {
+    // The file may declare forms: serving the seed's forms in their place would collect the wrong data.
+    throw new FormsConfigError(
+      SITE_INFO_FILE,
+      null,
+      (error as Error).message,
+      `correct ${SITE_INFO_FILE}, or move it out of the content folder to use the seed's forms`,
+    );
+  }
+  return bytes === null ? DEFAULT_FORMS : readFormsConfig(bytes.toString('utf8'), SITE_INFO_FILE);
 }
 
 /**
@@ -147,7 +183,7 @@ export function unknownFormProblems(
 
 export function readFormsConfig(text: string, file: string): readonly FormDefinition[] {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const document = parseContentYaml(text.replace(/^\uFEFF/, ''), lineCounter);
   const [error] = document.errors;
   // A file that declares forms and is not YAML must not fall back to the seed's forms unnoticed.
   if (error && /^forms\s*:/m.test(text))
@@ -247,6 +283,12 @@ class FormsReader {
         '`forms` must be a list of forms',
         'write `forms:` followed by `  - id: requestQuote` entries',
       );
+    if (node.items.length > MAX_FORMS)
+      this.fail(
+        ['forms', MAX_FORMS],
+        `${node.items.length} forms are more than the ${MAX_FORMS} a site may have`,
+        `keep at most ${MAX_FORMS}: a form that differs only in words can share one with a select field`,
+      );
     const forms: FormDefinition[] = [];
     for (let index = 0; index < node.items.length; index++) {
       const form = this.form(['forms', index]);
@@ -306,6 +348,12 @@ class FormsReader {
         `the form ${id} has no fields`,
         'add `fields:` with at least one `- name: email` entry',
       );
+    if (fieldsNode.items.length > MAX_FIELDS)
+      this.fail(
+        [...at, 'fields', MAX_FIELDS],
+        `the form ${id} has ${fieldsNode.items.length} fields, more than the ${MAX_FIELDS} a form may have`,
+        `keep at most ${MAX_FIELDS} fields`,
+      );
     const fields: FieldDefinition[] = [];
     for (let index = 0; index < fieldsNode.items.length; index++) {
       const field = this.field([...at, 'fields', index]);
@@ -321,6 +369,13 @@ class FormsReader {
       if (!field.dependsOn) continue;
       const where = [...at, 'fields', index, 'dependsOn'];
       const parent = fields.find((other) => other.name === field.dependsOn!.field);
+      // One level only: a chain (a → b → c) is hard to fill in, and a loop (a → b → a) impossible.
+      if (parent?.dependsOn && parent !== field)
+        this.fail(
+          where,
+          `${field.name} depends on ${parent.name}, which itself depends on ${parent.dependsOn.field}`,
+          `let ${field.name} depend on a select field whose choices are fixed (one without dependsOn)`,
+        );
       if (!parent || parent.type !== 'select' || parent === field)
         this.fail(
           where,
@@ -387,11 +442,14 @@ class FormsReader {
   private field(at: Path): FieldDefinition {
     this.unknownKeys(at, FIELD_KEYS, 'field');
     const name = this.text([...at, 'name'], true);
-    if (!IDENTIFIER.test(name) || name === HONEYPOT_FIELD)
+    const reserved = RESERVED_FIELD_NAMES.get(name);
+    if (!IDENTIFIER.test(name) || reserved !== undefined)
       this.fail(
         [...at, 'name'],
-        name === HONEYPOT_FIELD ? `"${name}" is the forms' spam trap` : `"${name}" is not a field name`,
-        'write a camelCase name such as companySize',
+        reserved !== undefined
+          ? `the field name "${name}" is reserved: ${reserved}`
+          : `"${name}" is not a field name`,
+        'write another camelCase name such as companySize',
       );
     const type = (this.text([...at, 'type'], false) ?? 'text') as FieldType;
     if (!CONFIGURABLE_TYPES.includes(type))
@@ -430,12 +488,13 @@ class FormsReader {
         const all = new Map<string, Choice>();
         for (const pair of choicesNode.items) {
           const parentValue = String((pair.key as { value?: unknown }).value);
-          const list = this.choiceList([...at, 'choices', parentValue]);
+          const list = this.choiceList([...at, 'choices', parentValue], name);
           groups[parentValue] = list.map((choice) => choice.value);
           for (const choice of list) if (!all.has(choice.value)) all.set(choice.value, choice);
+          if (all.size > MAX_CHOICES) this.tooManyChoices([...at, 'choices', parentValue], name);
         }
         choices = [...all.values()];
-      } else choices = this.choiceList([...at, 'choices']);
+      } else choices = this.choiceList([...at, 'choices'], name);
     } else if (choicesNode !== undefined || dependsOn !== undefined)
       this.fail(
         [...at, choicesNode !== undefined ? 'choices' : 'dependsOn'],
@@ -464,8 +523,16 @@ class FormsReader {
     };
   }
 
+  private tooManyChoices(at: Path, field: string): never {
+    this.fail(
+      at,
+      `${field} has more than the ${MAX_CHOICES} choices a select field may have`,
+      `keep at most ${MAX_CHOICES}; a longer list is better as a text field`,
+    );
+  }
+
   /** `- value: x` + `label: X`, or a plain word (its own label). */
-  private choiceList(at: Path): Choice[] {
+  private choiceList(at: Path, field: string): Choice[] {
     const node = this.document.getIn(at, true);
     if (!isSeq(node) || node.items.length === 0)
       this.fail(
@@ -473,7 +540,9 @@ class FormsReader {
         'a select field needs a list of choices',
         'write `choices:` with `- value: …` and `label: …` entries',
       );
+    if (node.items.length > MAX_CHOICES) this.tooManyChoices([...at, MAX_CHOICES], field);
     const choices: Choice[] = [];
+    const values = new Set<string>();
     for (let index = 0; index < node.items.length; index++) {
       const raw = this.value([...at, index]);
       const choice =
@@ -488,8 +557,9 @@ class FormsReader {
           'a choice needs a value (lower-case words joined by hyphens) and a label',
           'write `- value: sample-size` and `label: Sample size calculation`',
         );
-      if (choices.some((other) => other.value === choice.value))
+      if (values.has(choice.value))
         this.fail([...at, index], `the choice "${choice.value}" is listed twice`, 'remove one of them');
+      values.add(choice.value);
       choices.push({ value: choice.value, label: choice.label });
     }
     return choices;

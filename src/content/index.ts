@@ -13,7 +13,7 @@ export type {
   SiteInfo,
 } from './types.js';
 export { AA_RATIO, brandFiles, checkContrast, DEFAULT_COLOURS, defaultBrand } from './brand.js';
-export { resolveBrandFile } from './brand-files.js';
+export { checkBrandFile, MAX_BRAND_FILE_BYTES, resolveBrandFile } from './brand-files.js';
 export {
   contrastRatio,
   hexOf,

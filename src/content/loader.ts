@@ -25,7 +25,7 @@ import { selectorProblem } from './html-page.js';
 import { defaultSiteInfo, readSiteInfo } from './site-info.js';
 import type { ContentProblem, Page, Site, SiteInfo } from './types.js';
 import { brandFiles } from './brand.js';
-import { resolveBrandFile } from './brand-files.js';
+import { checkBrandFile } from './brand-files.js';
 import { isHtmlSource } from './urls.js';
 
 export {
@@ -234,20 +234,23 @@ function dropDuplicateUrls(pages: Page[], report: (file: string, problem: LinePr
 }
 
 /**
- * A brand file that is not a readable file inside the content folder (missing, or a link leading
- * out of it) is reported and dropped, so no page links to a picture that answers 404.
+ * A brand file checkBrandFile refuses (missing, a link leading out of the folder, too large, not
+ * the picture its name says) is reported and dropped, so no page links to a picture that answers 404.
  */
 function dropMissingBrandFiles(root: string, info: SiteInfo): LineProblem[] {
   const problems: LineProblem[] = [];
-  const missing = brandFiles(info.brand).filter((file) => resolveBrandFile(root, file) === null);
-  if (missing.length === 0) return problems;
-  const gone = new Set(missing);
-  for (const file of missing)
+  const gone = new Set<string>();
+  for (const file of brandFiles(info.brand)) {
+    const checked = checkBrandFile(root, file);
+    if (checked.ok) continue;
+    gone.add(file);
     problems.push({
       line: null,
-      message: `the brand file "${file}" is not a file in the content folder: add it there, or correct the name in the brand section; the default is used meanwhile`,
+      message: `${checked.problem}; the default is used meanwhile`,
       severity: 'error',
     });
+  }
+  if (gone.size === 0) return problems;
   const { brand } = info;
   info.brand = {
     ...brand,

@@ -30,6 +30,14 @@ import { isHtmlSource } from './urls.js';
 /** The site's own settings, beside the pages (read by site-info.ts). */
 export const SITE_INFO_FILE = '_site.yaml';
 
+/**
+ * The largest `_site.yaml` read: 256 KiB. Its details, menus, brand and forms fill a few KB (the
+ * Northbeam fixture's, forms and all, is 3 KB); a larger one is a mistake or an attack, and is
+ * refused whole, whatever CONTENT_MAX_FILE_BYTES allows pages.
+ */
+export const SITE_INFO_MAX_BYTES = 256 * 1024;
+const SITE_INFO_ADVICE = `it needs far less (its details, menus, brand and forms fill a few KB): remove what is repeated or pasted in`;
+
 export interface ReadOptions {
   /**
    * Element ids the page layout itself uses (`main`, form ids, …). A heading whose slug would
@@ -102,7 +110,7 @@ const MISNAMED_MARKDOWN = /\.(md|markdown|mdown|mkd)$/i;
  * rendering or the Page model changed): part of the content hash, so a snapshot of an older
  * loader's output is not reused.
  */
-export const CONTENT_MODEL_VERSION = 6;
+export const CONTENT_MODEL_VERSION = 7;
 
 /** A content folder read into memory, before any page is built. */
 export interface ContentFiles {
@@ -370,6 +378,7 @@ function readContentFile(
   root: string,
   relativePath: string,
   maxFileBytes: number,
+  tooLargeAdvice = PAGE_ADVICE,
 ): { bytes: Buffer; stats: BigIntStats } {
   const path = join(root, relativePath);
   let fd: number;
@@ -385,7 +394,7 @@ function readContentFile(
     const stats = fstatSync(fd, { bigint: true });
     if (!stats.isFile()) throw new RefusedFile('not a regular file (a folder, device, socket or pipe)');
     const size = Number(stats.size);
-    if (size > maxFileBytes) throw new RefusedFile(tooLarge(size, maxFileBytes));
+    if (size > maxFileBytes) throw new RefusedFile(tooLarge(size, maxFileBytes, tooLargeAdvice));
     // A size of 0 may be a file that does not report one: read to its end, but never past the limit.
     const bytes = Buffer.allocUnsafe(size === 0 ? maxFileBytes + 1 : size);
     let filled = 0;
@@ -394,15 +403,17 @@ function readContentFile(
       if (read === 0) break;
       filled += read;
     }
-    if (size === 0 && filled > maxFileBytes) throw new RefusedFile(tooLarge(filled, maxFileBytes));
+    if (size === 0 && filled > maxFileBytes)
+      throw new RefusedFile(tooLarge(filled, maxFileBytes, tooLargeAdvice));
     return { bytes: filled < bytes.length ? bytes.subarray(0, filled) : bytes, stats };
   } finally {
     closeSync(fd);
   }
 }
 
-const tooLarge = (size: number, maxFileBytes: number) =>
-  `the file is ${size} bytes, over the limit of ${maxFileBytes} bytes: split it into smaller pages, or raise CONTENT_MAX_FILE_BYTES`;
+const PAGE_ADVICE = 'split it into smaller pages, or raise CONTENT_MAX_FILE_BYTES';
+const tooLarge = (size: number, maxFileBytes: number, advice: string) =>
+  `the file is ${size} bytes, over the limit of ${maxFileBytes} bytes: ${advice}`;
 
 /** The real path of `path`; throws RefusedFile when it is outside the real path of `root`. */
 function checkInside(root: string, path: string): string {
@@ -453,33 +464,52 @@ export async function readUnread(
 
 export const UNREADABLE = Symbol('unreadable');
 
+/**
+ * The bytes of `_site.yaml` by the rules of every content file (inside the folder, a regular file)
+ * and at most SITE_INFO_MAX_BYTES; null when there is none. Throws an Error whose message says why
+ * the file cannot be used. The site details and the forms both read it here.
+ */
+export function readSiteInfoBytes(root: string, maxFileBytes = MAX_FILE_BYTES): Buffer | null {
+  try {
+    return readContentFile(
+      root,
+      SITE_INFO_FILE,
+      Math.min(maxFileBytes, SITE_INFO_MAX_BYTES),
+      SITE_INFO_ADVICE,
+    ).bytes;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    if (error instanceof RefusedFile) throw error;
+    throw new Error(`the file cannot be read (${errorCode(error)})`, { cause: error });
+  }
+}
+
 /** The text of `_site.yaml`, null when there is none, UNREADABLE when it exists but cannot be used. */
 async function readSiteInfoFile(
   root: string,
   report: (file: string, problem: LineProblem) => void,
   maxFileBytes = MAX_FILE_BYTES,
 ): Promise<string | null | typeof UNREADABLE> {
+  let bytes: Buffer | null;
   try {
-    const decoded = decodeUtf8(readContentFile(root, SITE_INFO_FILE, maxFileBytes).bytes);
-    if ('text' in decoded) return decoded.text;
-    report(SITE_INFO_FILE, {
-      line: decoded.invalidLine,
-      message: 'the file is not valid UTF-8 text; save it as UTF-8. Defaults are used',
-      severity: 'error',
-    });
-    return UNREADABLE;
+    bytes = readSiteInfoBytes(root, maxFileBytes);
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
     report(SITE_INFO_FILE, {
       line: null,
-      message:
-        error instanceof RefusedFile
-          ? `${error.message}; defaults are used`
-          : `the file cannot be read (${errorCode(error)}); defaults are used`,
+      message: `${(error as Error).message}; defaults are used`,
       severity: 'error',
     });
     return UNREADABLE;
   }
+  if (bytes === null) return null;
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return decoded.text;
+  report(SITE_INFO_FILE, {
+    line: decoded.invalidLine,
+    message: 'the file is not valid UTF-8 text; save it as UTF-8. Defaults are used',
+    severity: 'error',
+  });
+  return UNREADABLE;
 }
 
 function errorCode(error: unknown): string {

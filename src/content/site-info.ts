@@ -3,13 +3,14 @@
  * keys fall back to defaults derived from the content (the home page) and are reported.
  */
 
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter } from 'yaml';
 import type { LineProblem } from './front-matter.js';
 import { collapseWhitespace } from './markdown.js';
 import type { SiteInfo } from './types.js';
-import { defaultBrand, readBrand, readFooter, readNavigation } from './brand.js';
+import { defaultBrand, linkUrl, readBrand, readFooter, readNavigation } from './brand.js';
 import { languageTag } from '../language/index.js';
 import { SITE_INFO_FILE } from './read.js';
+import { parseContentYaml } from './yaml-bounds.js';
 
 export { SITE_INFO_FILE };
 
@@ -41,6 +42,11 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   'footer',
   'forms',
 ]);
+/**
+ * Most problems reported for the file: a file of 20,000 unknown keys or broken links is one
+ * mistake repeated, and its report must stay readable (and its line look-ups few).
+ */
+export const MAX_SITE_INFO_PROBLEMS = 50;
 const PLAIN_ADDRESS = /^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/;
 
 /** The details used for whatever `_site.yaml` does not give. */
@@ -82,15 +88,16 @@ export function readSiteInfo(
   }
 
   const lineCounter = new LineCounter();
-  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false });
+  const document = parseContentYaml(text.replace(/^\uFEFF/, ''), lineCounter);
   const lineOf = (position: number) => lineCounter.linePos(position).line;
-  for (const error of document.errors)
+  for (const error of document.errors.slice(0, MAX_SITE_INFO_PROBLEMS))
     problems.push({
       line: lineOf(error.pos[0]),
       message: `not valid YAML, so defaults are used: ${error.message.split('\n')[0]}`,
       severity: 'error',
     });
-  if (document.errors.length > 0) return { info: defaults, problems };
+  if (document.errors.length > 0)
+    return { info: defaults, problems: capped(problems, document.errors.length) };
 
   let data: unknown;
   try {
@@ -117,8 +124,16 @@ export function readSiteInfo(
     for (const pair of document.contents.items)
       if (isScalar(pair.key) && pair.key.range)
         keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
-  const warn = (key: string, message: string) =>
-    problems.push({ line: keyLines.get(key) ?? null, message, severity: 'warning' });
+  // Past the cap a problem is only counted: working out its line may walk the document.
+  let uncounted = 0;
+  const room = (): boolean => {
+    if (problems.length < MAX_SITE_INFO_PROBLEMS) return true;
+    uncounted += 1;
+    return false;
+  };
+  const warn = (key: string, message: string) => {
+    if (room()) problems.push({ line: keyLines.get(key) ?? null, message, severity: 'warning' });
+  };
 
   const info: SiteInfo = { ...defaults };
   for (const key of TEXT_KEYS) {
@@ -158,7 +173,9 @@ export function readSiteInfo(
   const sameAs = values.sameAs;
   if (Array.isArray(sameAs)) {
     for (const entry of sameAs) {
-      if (typeof entry === 'string' && isAbsoluteWebUrl(entry)) info.sameAs.push(entry);
+      // The menus' rule too: the URL parser drops tabs and line breaks that the stored text would keep.
+      if (typeof entry === 'string' && isAbsoluteWebUrl(entry) && linkUrl(entry) !== null)
+        info.sameAs.push(entry);
       else
         warn(
           'sameAs',
@@ -177,8 +194,9 @@ export function readSiteInfo(
     }
     return keyLines.get(String(path[0])) ?? null;
   };
-  const reportAt = (path: (string | number)[], message: string, severity: 'error' | 'warning') =>
-    problems.push({ line: lineOfPath(path), message, severity });
+  const reportAt = (path: (string | number)[], message: string, severity: 'error' | 'warning') => {
+    if (room()) problems.push({ line: lineOfPath(path), message, severity });
+  };
   info.brand = readBrand(values.brand, info.name, reportAt);
   info.navigation = readNavigation(values.navigation, reportAt);
   info.footer = readFooter(values.footer, reportAt);
@@ -186,7 +204,19 @@ export function readSiteInfo(
   for (const key of Object.keys(values).sort())
     if (!KNOWN_KEYS.has(key))
       warn(key, `unknown key \`${key}\` is ignored (known keys: ${[...KNOWN_KEYS].join(', ')})`);
-  return { info, problems };
+  return { info, problems: capped(problems, problems.length + uncounted) };
+}
+
+/** The first MAX_SITE_INFO_PROBLEMS problems, and a last one saying how many more there were. */
+function capped(problems: LineProblem[], total: number): LineProblem[] {
+  if (total <= MAX_SITE_INFO_PROBLEMS) return problems;
+  const kept = problems.slice(0, MAX_SITE_INFO_PROBLEMS);
+  kept.push({
+    line: null,
+    message: `and ${total - kept.length} more problems like these, not listed: correct the ones above and check again`,
+    severity: kept.some((problem) => problem.severity === 'error') ? 'error' : 'warning',
+  });
+  return kept;
 }
 
 function isAbsoluteWebUrl(value: string): boolean {

@@ -120,13 +120,28 @@ export function scriptLanguageAmong(text: string, candidates: readonly string[])
 }
 
 /**
+ * How much of an `Accept-Language` header is read: its first 2 KB and, of those, its first 32
+ * ranges. Browsers send under ten; a header of thousands of ranges would otherwise cost a
+ * canonicalisation each on every request.
+ */
+export const ACCEPT_LANGUAGE_MAX_CHARACTERS = 2048;
+export const ACCEPT_LANGUAGE_MAX_RANGES = 32;
+/** Longest range read as a tag (RFC 5646 asks implementations to take at least 35 characters). */
+const MAX_RANGE_LENGTH = 35;
+
+/**
  * The languages an `Accept-Language` header asks for (RFC 9110 12.5.4), as canonical tags, most
- * wanted first (by q, then by place); `*`, tags that are not BCP 47 and q=0 are left out.
+ * wanted first (by q, then by place); `*`, tags that are not BCP 47 and q=0 are left out. Only
+ * the header's beginning is read (ACCEPT_LANGUAGE_MAX_CHARACTERS, ACCEPT_LANGUAGE_MAX_RANGES).
  */
 export function acceptedLanguages(header: string | undefined): string[] {
   if (header === undefined || header === '') return [];
   const ranged: { tag: string; q: number; at: number }[] = [];
-  header.split(',').forEach((part, at) => {
+  let read = header.slice(0, ACCEPT_LANGUAGE_MAX_CHARACTERS);
+  // A range cut in two ("en-GB" → "en-G") is not read as another language.
+  if (read.length < header.length) read = read.slice(0, Math.max(0, read.lastIndexOf(',')));
+  const parts = read.split(',', ACCEPT_LANGUAGE_MAX_RANGES);
+  parts.forEach((part, at) => {
     const [range = '', ...params] = part.split(';');
     let q = 1;
     for (const param of params) {
@@ -134,7 +149,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
       if (match) q = Number(match[1]);
     }
     const trimmed = range.trim();
-    if (q <= 0 || trimmed === '*' || trimmed.length > 35) return;
+    if (q <= 0 || trimmed === '*' || trimmed.length > MAX_RANGE_LENGTH) return;
     const tag = languageTag(trimmed);
     if (tag !== null) ranged.push({ tag, q, at });
   });

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAdminServer, type AdminRoutes, type AdminServer } from '../admin/index.js';
-import { checkDatabaseFile, checkDataDir, listenError, type Config } from '../config/index.js';
+import { checkDatabaseFile, checkDataDir, ConfigError, listenError, type Config } from '../config/index.js';
 import { Crawler, type CrawlOutcome } from '../crawl/index.js';
 import {
+  FormsConfigError,
   readFormsFile,
   unknownFormProblems,
   watchContentFolder,
@@ -96,6 +97,19 @@ export async function createAppContext(
 }
 
 /**
+ * The site's forms. A mistake in `forms:` (or a `_site.yaml` that cannot be read) stops start-up
+ * as any configuration mistake does: the file, line and fix, exit 78, no stack trace.
+ */
+function siteForms(contentDir: string): readonly FormDefinition[] {
+  try {
+    return readFormsFile(contentDir);
+  } catch (error) {
+    if (error instanceof FormsConfigError) throw new ConfigError([error.message]);
+    throw error;
+  }
+}
+
+/**
  * createAppContext, and the start-up load when it read CONTENT_DIR itself (what a reloader and the
  * snapshot need; not kept in the context, so the first site can be freed after a reload).
  */
@@ -106,8 +120,7 @@ async function createLiveAppContext(
 ): Promise<{ context: CreatedAppContext; loaded: LoadedContent | null }> {
   let initial: ContentGeneration;
   let loaded: LoadedContent | null = null;
-  // A mistake in `forms:` stops start-up here (FormsConfigError: file, line and fix).
-  const forms = readFormsFile(config.contentDir);
+  const forms = siteForms(config.contentDir);
   if (options.site !== undefined) {
     initial = { site: options.site, ask: createAskService(options.site, config.publicBaseUrl) };
   } else {

@@ -159,7 +159,8 @@ function brandStylesheet(site: Site): string {
       .map(([name, value]) => `${indent}${name}: ${value};`)
       .join('\n');
   return [
-    `/* The brand of ${site.info.name.replace(/\*\//g, '')}, generated from _site.yaml. */`,
+    // Without * and / no `*/` can form to end the comment (removing `*/` alone turns `**//` into one).
+    `/* The brand of ${site.info.name.replace(/[*/]/g, '')}, generated from _site.yaml. */`,
     ':root {',
     `  --font-sans: ${fonts.body};`,
     `  --font-headings: ${fonts.headings};`,

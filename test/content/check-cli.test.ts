@@ -28,6 +28,21 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(1);
   });
 
+  it('reports front matter nested 100,000 levels deep at its line (it aborted the process: V8 out of memory, exit 134)', async () => {
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML,
+      'index.md': '# Home\n\nHello.\n',
+      'deep.md': `---\ntitle: Deep\nextra: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n---\ntext\n`,
+    });
+    const result = await check('--content', root);
+    expect(result.stdout.split('\n')).toEqual([
+      `${join(root, 'deep.md')}:3: error: front matter is not valid YAML: nested more than 64 levels deep (lists and mappings inside each other); no file needs that many, so it is not read; \`extra\` is ignored`,
+      `${root}: 2 pages loaded, 1 error, 0 warnings`,
+      '',
+    ]);
+    expect(result.code).toBe(1);
+  });
+
   it('applies CONTENT_MAX_FILE_BYTES to the folder it checks, naming the file and the limit', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,

@@ -33,14 +33,20 @@ export const SERVE_ARGS = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
 /**
  * Starts the real CLI (`frontdoor serve`, from the TypeScript sources through tsx) as an operator
  * would: port 0 on 127.0.0.1, LOG_LEVEL info, the abuse limits off and a fresh DATA_DIR unless `env`
- * says otherwise. stdout is captured, or sent to `stdoutFd` (e.g. /dev/full). Kill what it returns:
- * tests keep a list and SIGKILL the leftovers after each test.
+ * says otherwise. stdout is captured, or sent to `stdoutFd` (e.g. /dev/full); `user` runs it as
+ * another user (a suite running as root plays an operator without privileges). Kill what it
+ * returns: tests keep a list and SIGKILL the leftovers after each test.
  */
-export function spawnServe(env: Record<string, string>, stdoutFd?: number): ServeProcess {
+export function spawnServe(
+  env: Record<string, string>,
+  stdoutFd?: number,
+  user?: { uid: number; gid: number },
+): ServeProcess {
   const child = spawn(process.execPath, SERVE_ARGS, {
     cwd: REPO_ROOT,
     env: serveEnv(env),
     stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
+    ...user,
   });
   let out = '';
   let err = '';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { brandFiles, resolveBrandFile, type Site } from '../../content/index.js';
+import { brandFiles, checkBrandFile, MAX_BRAND_FILE_BYTES, type Site } from '../../content/index.js';
 import { BRAND_FILE_PREFIX, brandAssets, siteAssets, type SiteAsset } from '../../site/index.js';
 import { LongLivedVariants, sendCached } from '../compression.js';
 import { queryParam } from './replies.js';
@@ -57,40 +57,36 @@ export function registerAssetRoutes(
     if (!brandFiles(current.info.brand).includes(file)) return reply.callNotFound();
     const asset = await files.read(contentDir, file);
     if (!asset) return reply.callNotFound();
+    // An SVG opened on its own is a document of this origin: it may run no script, load nothing.
+    reply.header('content-security-policy', BRAND_FILE_CSP);
     return sendAsset(request, reply, asset);
   });
 }
 
-const PICTURE_TYPES: Record<string, string> = {
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  avif: 'image/avif',
-  ico: 'image/x-icon',
-};
+/** Brand pictures are shown, never run: no script, no fetch, and a sandbox of their own. */
+export const BRAND_FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 /** Brand pictures, read again only when their size or modification time changes. */
 class BrandFileCache {
   private readonly kept = new Map<string, { stamp: string; asset: SiteAsset }>();
 
   async read(contentDir: string, file: string): Promise<SiteAsset | null> {
-    const real = resolveBrandFile(contentDir, file);
-    if (real === null) return null;
+    const checked = checkBrandFile(contentDir, file);
+    if (!checked.ok) return null;
+    const { real, contentType } = checked;
     try {
       const stats = await stat(real);
       const stamp = `${real}:${stats.size}:${stats.mtimeMs}`;
       const kept = this.kept.get(file);
       if (kept?.stamp === stamp) return kept.asset;
       const body = await readFile(real);
+      // It may have grown since it was checked; the limit holds for what is served.
+      if (body.length > MAX_BRAND_FILE_BYTES) return null;
       const version = createHash('sha256').update(body).digest('hex').slice(0, 12);
-      const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
       const asset: SiteAsset = {
         name: file,
         body,
-        contentType: PICTURE_TYPES[extension] ?? 'application/octet-stream',
+        contentType,
         version,
         etag: `"${version}"`,
       };

@@ -7,6 +7,7 @@ import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addFile, contentFolder, tempDir } from '../../support/files.js';
+import { waitFor } from '../../support/net.js';
 import { spawnServe, type ServeProcess } from '../../support/process.js';
 
 const running: ServeProcess[] = [];
@@ -110,5 +111,66 @@ describe('a hostile content file', () => {
     const inside = await fetch(`${url}/inside`);
     expect(inside.status).toBe(200);
     expect(await inside.text()).toContain('The guide about kettles.');
+  }, 60_000);
+});
+
+describe('a hostile site configuration', () => {
+  it('nested 100,000 levels deep, in _site.yaml or front matter, crashes neither start-up nor a reload', async () => {
+    const deepSite = `name: Deep\nsameAs: ${'['.repeat(100_000)}\n`;
+    const contentDir = contentFolder({
+      'index.md': '# Home\n\nA small site.\n',
+      '_site.yaml': deepSite,
+      // Before the bound, `frontdoor check` on this page aborted (yaml's recovery from its stack
+      // overflow ran V8's regular expression compiler out of memory, exit 134) and the server spent
+      // 2.2 s of its start on it; test/content/check-cli.test.ts keeps the check's case.
+      'deep.md': `---\ntitle: Still here\nextra: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n---\n\nThe page survives.\n`,
+      'deeper.md': `---\ntitle: Also here\nextra: ${'{a: '.repeat(100_000)}1\n---\n\nThis one too.\n`,
+    });
+    const server = serve({ CONTENT_DIR: contentDir, CONTENT_WATCH: 'on' });
+    const url = await server.url;
+    const nested = (file: string) =>
+      logLines(server).filter(
+        (line) => line.file === file && line.msg.includes('nested more than 64 levels deep'),
+      );
+    expect(nested('_site.yaml')).toHaveLength(1);
+    expect(nested('deep.md')).toHaveLength(1);
+    expect(nested('deeper.md')).toHaveLength(1);
+    expect(await (await fetch(`${url}/deeper`)).text()).toContain('This one too.');
+    const page = await fetch(`${url}/deep`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('The page survives.');
+
+    // A reload of ever deeper block nesting and compact lists: the watcher's build, not only the first.
+    const blockDeep = Array.from({ length: 600 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    writeFileSync(join(contentDir, '_block.tmp'), `---\ntitle: Block\n${blockDeep} 1\n---\n\nBlock body.\n`);
+    renameSync(join(contentDir, '_block.tmp'), join(contentDir, 'block.md'));
+    writeFileSync(join(contentDir, '_site.tmp'), `name: Deeper\nfooter:\n${'- '.repeat(50_000)}x\n`);
+    renameSync(join(contentDir, '_site.tmp'), join(contentDir, '_site.yaml'));
+    // A reload that finds content errors is refused whole: the site being served stays.
+    await waitFor(
+      'the reload with the deeper files',
+      () => logLines(server).find((line) => line.msg.startsWith('content reload refused')),
+      60_000,
+    );
+    expect(nested('block.md')).toHaveLength(1);
+    expect(nested('_site.yaml')).toHaveLength(2);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/deep`)).text()).toContain('The page survives.');
+    expect(server.child.exitCode).toBeNull();
+  }, 120_000);
+
+  it('over 256 KiB stops start-up with the file and the limit, as a configuration mistake (it may declare the forms)', async () => {
+    const contentDir = contentFolder({
+      'index.md': '# Home\n\nA small site.\n',
+      '_site.yaml': `name: Big\n# ${'x'.repeat(300_000)}\n`,
+    });
+    const server = serve({ CONTENT_DIR: contentDir });
+    expect(await server.exit).toBe(78);
+    expect(server.stderr()).toContain(
+      '_site.yaml: the file is 300013 bytes, over the limit of 262144 bytes: it needs far less',
+    );
+    expect(server.stderr()).not.toMatch(/\n\s+at /);
+    const fatal = logLines(server).find((line) => line.msg === 'invalid configuration; not starting');
+    expect(fatal).toBeDefined();
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,15 @@ afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGKILL');
   for (const server of servers.splice(0)) server.close();
 });
+
+/** The lowest port any user may bind (Linux's net.ipv4.ip_unprivileged_port_start; 1024 elsewhere). */
+function lowestUnprivilegedPort(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8').trim());
+  } catch {
+    return 1024;
+  }
+}
 
 /** Every stdout line is JSON; the fatal one carries the problems and the exit code. */
 function expectFatalJson(stdout: string, exitCode: number, mentions: string): void {
@@ -186,6 +195,32 @@ describe('a full log disk (stdout on /dev/full, every write ENOSPC)', () => {
       ]);
     });
 
+    /**
+     * The real case: `frontdoor serve` as a user without privileges, over a real listen. A suite
+     * running as root plays that user (nobody, 65534); one running without privileges is that user.
+     * Only a kernel that lets every user bind port 81 (net.ipv4.ip_unprivileged_port_start ≤ 81)
+     * leaves nothing to test.
+     */
+    const rootRuns = process.getuid?.() === 0;
+    const nobody = rootRuns ? { uid: 65534, gid: 65534 } : undefined;
+    const unprivilegedStart = lowestUnprivilegedPort();
+    it.skipIf(unprivilegedStart <= 81)(
+      `METRICS_PORT=81 as a user without privileges, over a real listen${rootRuns ? ' (played by nobody, as this suite runs as root)' : ''}`,
+      async () => {
+        const dataDir = tempDir('fd-unprivileged-');
+        // The played user must be able to write its DATA_DIR.
+        if (rootRuns) chmodSync(dataDir, 0o777);
+        const server = spawnServe({ PORT: '0', METRICS_PORT: '81', DATA_DIR: dataDir }, undefined, nobody);
+        running.push(server.child);
+        expect(await server.exit, server.output()).toBe(78);
+        expect(server.stderr()).toContain(
+          'METRICS_PORT=81 needs privileges this process lacks: set METRICS_PORT to 1024 or above.',
+        );
+        expect(server.stderr()).not.toMatch(/\n\s+at /);
+        expectFatalJson(server.stdout(), 78, 'METRICS_PORT');
+      },
+    );
+
     const sqliteCases: [string, (file: string) => void, string][] = [
       [
         'of random bytes',
@@ -211,12 +246,13 @@ describe('a full log disk (stdout on /dev/full, every write ENOSPC)', () => {
       expectFatalJson(server.stdout(), 78, 'DATA_DIR');
     });
 
-    it.skipIf(process.getuid?.() === 0)('an unreadable frontdoor.sqlite', async () => {
+    it(`an unreadable frontdoor.sqlite${rootRuns ? ' (read by nobody, as root may read any file)' : ''}`, async () => {
       const dataDir = tempDir('fd-sqlite-');
+      if (rootRuns) chmodSync(dataDir, 0o777);
       const file = join(dataDir, 'frontdoor.sqlite');
       writeFileSync(file, '');
       chmodSync(file, 0o000);
-      const server = spawnServe({ PORT: '0', DATA_DIR: dataDir });
+      const server = spawnServe({ PORT: '0', DATA_DIR: dataDir }, undefined, nobody);
       running.push(server.child);
       expect(await server.exit).toBe(78);
       expect(server.stderr()).toContain('which this process cannot read and write (EACCES)');
