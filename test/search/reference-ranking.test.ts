@@ -164,8 +164,17 @@ const RANKINGS: Record<string, RankingOverrides> = {
   default: {},
   'no feedback': { feedback: { enabled: false } },
   'no proximity': { proximity: { enabled: false } },
+  // Feedback on every query, however short (shortQueryWords 0): the default ranking covers the
+  // short query's cap, this one the documents only feedback finds.
   'linear feedback, adjacent pairs, shallow': {
-    feedback: { docWeighting: 'linear', docs: 3, terms: 4, originalWeight: 0.3, maxDocFrequency: 0.5 },
+    feedback: {
+      docWeighting: 'linear',
+      docs: 3,
+      terms: 4,
+      originalWeight: 0.3,
+      maxDocFrequency: 0.5,
+      shortQueryWords: 0,
+    },
     proximity: { pairs: 'adjacent', depth: 3, window: 3, weight: 2 },
   },
   'other field weights': {
