@@ -1,7 +1,9 @@
 /**
  * `forms:` in `_site.yaml`: the site's own forms (docs/forms.md). Without the key the site has the
  * seed's two forms (DEFAULT_FORMS). A mistake here stops start-up with the file, the line and a
- * fix: a form that silently lost a field would collect the wrong data.
+ * fix: a form that silently lost a field would collect the wrong data. More than 500 lines on
+ * purpose: one reader walks the grammar top-down (forms, fields, choices, bounds), each rule next
+ * to the line and fix it reports; split, every part would carry the same document and line counter.
  */
 
 import { isMap, isSeq, LineCounter, type Document, type Node } from 'yaml';
