@@ -220,8 +220,17 @@ export function menuLabel(link: MenuLink, words: Messages): string {
   return link.labelKey ? words[link.labelKey] : link.label;
 }
 
+/**
+ * A site link's href: its path percent-encoded as page URLs are, its `?query` and `#fragment` kept
+ * as the site wrote them (`/pricing#plans` must not become `/pricing%23plans`).
+ */
+function siteLinkHref(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? encodePagePath(url) : encodePagePath(url.slice(0, end)) + url.slice(end);
+}
+
 function menuLinkHtml(link: MenuLink, path: string | null, words: Messages): string {
-  const href = escapeHtml(link.external ? link.url : encodePagePath(link.url));
+  const href = escapeHtml(link.external ? link.url : siteLinkHref(link.url));
   const label = escapeHtml(menuLabel(link, words));
   if (path === null) return `<li><a href="${href}">${label}</a></li>`;
   const current = link.url === path ? ' aria-current="page"' : '';

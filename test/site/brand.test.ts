@@ -167,6 +167,30 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     }
   });
 
+  it("keeps a menu link's query and fragment as written and percent-encodes only its path", async () => {
+    const root = contentFolder({
+      '_site.yaml': [
+        'name: Quill & Co',
+        'navigation:',
+        '  - { label: Plans, url: "/pricing#plans" }',
+        '  - { label: Our story, url: "/about us?from=menu" }',
+        '',
+      ].join('\n'),
+      'index.md': page({ title: 'Quill & Co', description: 'Pens.' }, 'Hello.'),
+      'pricing.md': page({ title: 'Pricing', description: 'What it costs.' }, 'Cheap.'),
+    });
+    const app = await buildTestApp({ CONTENT_DIR: root });
+    try {
+      const body = await html(app, '/');
+      expect(linksIn(body, /<nav class="main-nav"[\s\S]*?<\/nav>/)).toEqual([
+        'Plans /pricing#plans',
+        'Our story /about%20us?from=menu',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('serves its stylesheet from its colours and fonts, immutable under its hash, and its logo file', async () => {
     const body = await html(northbeam, '/');
     const href = /href="(\/assets\/brand\.css\?v=[0-9a-f]{12})"/.exec(body)![1]!;
