@@ -246,7 +246,11 @@ function renderHeader(
   primaryForm: MenuLink | null,
 ): string {
   const words = messagesFor(lang);
-  const links = headerLinksOf(site).map((link) => menuLinkHtml(link, path, words));
+  // A derived menu leaves out the primary form's page: the button beside it already leads there
+  // (a menu the site wrote in `navigation` is kept as written).
+  const links = headerLinksOf(site)
+    .filter((link) => site.info.navigation || link.external || link.url !== primaryForm?.url)
+    .map((link) => menuLinkHtml(link, path, words));
   const search = withSearch
     ? [
         `<form class="header-search" role="search" aria-label="${escapeHtml(words.siteSearch)}" action="/search" method="get" data-live-search>`,

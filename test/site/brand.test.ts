@@ -167,6 +167,33 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
     }
   });
 
+  it("leaves the primary form's page out of a derived header menu: the button leads there", async () => {
+    const root = contentFolder({
+      '_site.yaml': [
+        'name: Quill & Co',
+        'forms:',
+        '  - id: requestQuote',
+        '    title: Request a quote',
+        '    fields:',
+        '      - { name: email, type: email, label: Work email, required: true }',
+        '',
+      ].join('\n'),
+      'index.md': page({ title: 'Quill & Co', description: 'Pens.' }, 'Hello.'),
+      'pricing.md': page({ title: 'Pricing', description: 'What it costs.', nav: 1 }, 'Cheap.'),
+      'contact.md': page({ title: 'Contact', description: 'Write.', nav: 2, form: 'quote' }, 'Hi.'),
+    });
+    const app = await buildTestApp({ CONTENT_DIR: root });
+    try {
+      const body = await html(app, '/pricing');
+      expect(linksIn(body, /<nav class="main-nav"[\s\S]*?<\/nav>/)).toEqual(['Pricing /pricing']);
+      expect(body).toContain(
+        '<a class="button button-primary header-cta" href="/contact">Request a quote</a>',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   it("keeps a menu link's query and fragment as written and percent-encodes only its path", async () => {
     const root = contentFolder({
       '_site.yaml': [
