@@ -561,7 +561,7 @@ function renderField(
   }
   const optional = spec.required ? '' : ' <span class="optional">(optional)</span>';
   return [
-    `<div class="field${spec.wide ? ' field-wide' : ''}">`,
+    `<div class="field${spec.wide ? ' field-wide' : ''}${spec.control === 'checkbox' ? ' field-check' : ''}">`,
     `<label for="${id}">${escapeHtml(spec.label)}${optional}</label>`,
     spec.hint ? `<p class="field-hint" id="${id}-hint">${escapeHtml(spec.hint)}</p>` : '',
     control,

@@ -212,6 +212,12 @@ describe('its own quote form (forms: in its _site.yaml)', () => {
     await page.selectOption(`${QUOTE_FORM} select[name="service"]`, 'interim-analysis');
     await page.selectOption(`${QUOTE_FORM} select[name="studyPhase"]`, { label: 'Pilot or feasibility' });
     await page.fill('#quote-projectDetails', 'Pivotal study of a wound dressing, 240 patients.');
+    // The consent box sits before its sentence, on the sentence's first line, not on a row of its own.
+    const box = (await page.locator('#quote-consent').boundingBox())!;
+    const sentence = (await page.locator('label[for="quote-consent"]').boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(sentence.x);
+    expect(box.y).toBeLessThan(sentence.y + 24);
+    expect(box.width).toBeLessThan(32);
     await page.check('#quote-consent');
     const [refused] = await Promise.all([
       page.waitForResponse((response) => response.url().endsWith('/forms/quote')),
