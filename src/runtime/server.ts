@@ -97,6 +97,37 @@ export async function createAppContext(
 }
 
 /**
+ * Forms are read once, at start-up: they define the API's routes and /openapi.json, which a
+ * running Fastify cannot change. After a reload, a `forms:` that differs from the one serving is
+ * logged once per change, so an owner who edited it knows to restart rather than wonder.
+ */
+function formsChangeWarning(
+  contentDir: string,
+  serving: readonly FormDefinition[],
+  logger: Logger,
+): { check(): void } {
+  const servingJson = JSON.stringify(serving);
+  let lastWarned = servingJson;
+  return {
+    check() {
+      let current: string;
+      try {
+        current = JSON.stringify(readFormsFile(contentDir));
+      } catch (error) {
+        current = error instanceof FormsConfigError ? error.message : String(error);
+      }
+      if (current === lastWarned) return;
+      lastWarned = current;
+      if (current === servingJson) return;
+      logger.warn(
+        { file: '_site.yaml' },
+        'forms: in _site.yaml changed since start-up; the forms served are still the ones read then (they define the API routes and /openapi.json): restart Frontdoor to use the new forms',
+      );
+    },
+  };
+}
+
+/**
  * The site's forms. A mistake in `forms:` (or a `_site.yaml` that cannot be read) stops start-up
  * as any configuration mistake does: the file, line and fix, exit 78, no stack trace.
  */
@@ -290,7 +321,12 @@ export async function startServer(
     loaded!.build,
     snapshotSaved,
   );
-  const reload = (reason: string) => reloader.reload(reason);
+  const reload = async (reason: string) => {
+    const outcome = await reloader.reload(reason);
+    if (outcome.status === 'swapped') formsWatch.check();
+    return outcome;
+  };
+  const formsWatch = formsChangeWarning(config.contentDir, context.forms, logger);
   crawler?.onChange((reason) => reload(reason));
   const firstCrawl = crawler?.start() ?? null;
   const onHangup = () => void (crawler ? crawler.crawl('SIGHUP') : reload('SIGHUP'));

@@ -186,6 +186,36 @@ describe('content reload', () => {
     expect(server.context.site).toBe(site);
   });
 
+  it('says once, after a reload, that changed forms need a restart, and keeps serving the forms it started with', async () => {
+    const { server, contentDir, records } = await serve('off');
+    const formsWarnings = () =>
+      records.filter((record) => record.level === 40 && /restart Frontdoor/.test(record.msg));
+    writeFileSync(
+      join(contentDir, '_site.yaml'),
+      [
+        'name: Solar kettles',
+        'forms:',
+        '  - id: requestQuote',
+        '    title: Request a quote',
+        '    fields:',
+        '      - { name: email, type: email, label: Work email, required: true }',
+        '',
+      ].join('\n'),
+    );
+    expect((await server.reload('test')).status).toBe('swapped');
+    expect(formsWarnings()).toHaveLength(1);
+    expect(formsWarnings()[0]!.file).toBe('_site.yaml');
+    expect(await (await fetch(`${server.url}/openapi.json`)).text()).not.toContain('requestQuote');
+    // A page changed, the forms not again: no second warning.
+    writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
+    expect((await server.reload('test')).status).toBe('swapped');
+    expect(formsWarnings()).toHaveLength(1);
+    // Back to the forms it serves: nothing to restart for.
+    writeFileSync(join(contentDir, '_site.yaml'), 'name: Solar kettles\n');
+    expect((await server.reload('test')).status).toBe('swapped');
+    expect(formsWarnings()).toHaveLength(1);
+  });
+
   it('reloads on SIGHUP', async () => {
     const { server, contentDir } = await serve('off');
     writeFileSync(join(contentDir, 'docs/kettle.md'), NEW_KETTLE);
