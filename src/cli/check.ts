@@ -49,7 +49,15 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   });
   const { site } = loaded;
   // The forms as start-up reads them: a mistake there would stop the server, so it is an error here.
-  const problems = [...loaded.problems, ...checkFormsFile(contentDir, site.pages)];
+  const formProblems = checkFormsFile(contentDir, site.pages);
+  // A _site.yaml that cannot be read at all (too large, not a file) is found by both readers; the
+  // forms' line is the one start-up acts on (it stops, where the details would use defaults).
+  const stopsStartUp = (problem: ContentProblem) =>
+    problem.severity === 'error' &&
+    formProblems.some(
+      (other) => other.severity === 'error' && other.file === problem.file && other.line === problem.line,
+    );
+  const problems = [...loaded.problems.filter((problem) => !stopsStartUp(problem)), ...formProblems];
   const shown = displayPath(contentDir, io.cwd);
   for (const problem of problems) io.out(`${formatProblem(shown, problem)}\n`);
   const liveWarnings = production && config ? goingLiveWarnings(config, site) : [];

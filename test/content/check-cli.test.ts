@@ -28,6 +28,20 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(1);
   });
 
+  it('reports a _site.yaml over its size limit once, as the error that stops start-up', async () => {
+    const root = contentFolder({
+      '_site.yaml': `name: Big\ndescription: ${'x'.repeat(270_000)}\n`,
+      'index.md': '# Home\n\nHello.\n',
+    });
+    const result = await check('--content', root);
+    const lines = result.stdout.split('\n').filter((line) => line.includes('_site.yaml'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('over the limit of 262144 bytes');
+    expect(lines[0]).toContain('(the server will not start)');
+    expect(result.stdout).toContain(`${root}: 1 page loaded, 1 error, 0 warnings`);
+    expect(result.code).toBe(1);
+  });
+
   it('reports front matter nested 100,000 levels deep at its line (it aborted the process: V8 out of memory, exit 134)', async () => {
     const root = contentFolder({
       '_site.yaml': SITE_YAML,
