@@ -45,6 +45,39 @@ export function buildPage(
   report: (problem: LineProblem) => void,
   linkTargets: string[] = [],
 ): Page | null {
+  // A hostile file (20,000 repeats of one key) must not write 20,000 log lines at every reload.
+  let count = 0;
+  let error = false;
+  const page = buildUncappedPage(
+    file,
+    sourceSet,
+    options,
+    (problem) => {
+      count++;
+      error ||= problem.severity === 'error';
+      if (count <= MAX_PROBLEMS_PER_FILE) report(problem);
+    },
+    linkTargets,
+  );
+  if (count > MAX_PROBLEMS_PER_FILE)
+    report({
+      line: null,
+      message: `and ${count - MAX_PROBLEMS_PER_FILE} more problems in this file, not listed: correct the ones above and check again`,
+      severity: error ? 'error' : 'warning',
+    });
+  return page;
+}
+
+/** The problems listed for one file; a count stands for the rest. */
+export const MAX_PROBLEMS_PER_FILE = 50;
+
+function buildUncappedPage(
+  file: SourceFile,
+  sourceSet: ReadonlySet<string>,
+  options: PageOptions,
+  report: (problem: LineProblem) => void,
+  linkTargets: string[],
+): Page | null {
   if (isHtmlSource(file.sourcePath))
     return buildHtmlPage(file, sourceSet, { bodySelector: options.htmlBodySelector }, report, linkTargets);
   const split = splitFrontMatter(file.text);
