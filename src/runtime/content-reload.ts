@@ -23,6 +23,32 @@ export function logContentProblems(logger: Logger, problems: readonly ContentPro
   }
 }
 
+const errorKey = (problem: ContentProblem) => `${problem.file}\u0000${problem.message}`;
+
+/** How many times each error (by file and message; lines move when text above them changes) occurs. */
+function errorCounts(problems: readonly ContentProblem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const problem of problems)
+    if (problem.severity === 'error') counts.set(errorKey(problem), (counts.get(errorKey(problem)) ?? 0) + 1);
+  return counts;
+}
+
+/** The errors of a reload beyond those of the content serving (an error that occurs more often counts). */
+function newErrors(
+  problems: readonly ContentProblem[],
+  serving: ReadonlyMap<string, number>,
+): ContentProblem[] {
+  const allowed = new Map(serving);
+  const fresh: ContentProblem[] = [];
+  for (const problem of problems) {
+    if (problem.severity !== 'error') continue;
+    const left = allowed.get(errorKey(problem)) ?? 0;
+    if (left > 0) allowed.set(errorKey(problem), left - 1);
+    else fresh.push(problem);
+  }
+  return fresh;
+}
+
 export type ReloadOutcome =
   | { status: 'swapped'; generation: number; pages: number; ms: number }
   | { status: 'unchanged' }
@@ -49,6 +75,8 @@ export class ContentReloader {
    */
   #servingSaved: Promise<void>;
   #closed = false;
+  /** The errors of the content serving now, counted by file and message (see #newErrors). */
+  #servingErrors: Map<string, number>;
 
   constructor(
     private readonly config: ContentConfig,
@@ -57,7 +85,9 @@ export class ContentReloader {
     contentHash: string,
     previous?: PreviousBuild,
     servingSaved: Promise<void> = Promise.resolve(),
+    servingProblems: readonly ContentProblem[] = [],
   ) {
+    this.#servingErrors = errorCounts(servingProblems);
     this.#contentHash = contentHash;
     this.#previous = previous;
     this.#servingSaved = servingSaved;
@@ -113,7 +143,9 @@ export class ContentReloader {
       this.logger.debug({ reason }, 'content reload: nothing changed');
       return { status: 'unchanged' };
     }
-    const errors = loaded.problems.filter((problem) => problem.severity === 'error');
+    // Only errors the serving content does not have refuse a reload: a site that started with pages
+    // it skips (1,813 untitled exercise files on javascript.info) must still take its owner's edits.
+    const errors = newErrors(loaded.problems, this.#servingErrors);
     if (errors.length > 0) {
       logContentProblems(this.logger, errors);
       this.logger.error(
@@ -133,6 +165,7 @@ export class ContentReloader {
     }
     this.#contentHash = loaded.contentHash;
     this.#previous = loaded.build;
+    this.#servingErrors = errorCounts(loaded.problems);
     logContentProblems(this.logger, loaded.problems);
     const ms = Math.round(performance.now() - started);
     this.logger.info(

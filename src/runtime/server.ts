@@ -320,6 +320,7 @@ export async function startServer(
     loaded!.contentHash,
     loaded!.build,
     snapshotSaved,
+    loaded!.problems,
   );
   const reload = async (reason: string) => {
     const outcome = await reloader.reload(reason);
