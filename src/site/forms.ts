@@ -26,7 +26,7 @@ import {
   type RequestSchema,
 } from '../contract/index.js';
 import { encodePagePath } from '../content/index.js';
-import type { MessageKey } from '../language/index.js';
+import { formatMessage, messagesFor, type MessageKey, type Messages } from '../language/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
 import { escapeHtml } from '../text/index.js';
 
@@ -362,24 +362,29 @@ export function companyTypeForPage(path: string): CompanyType | null {
 }
 
 /** What messages call a contract field: its short name, else the label a visitor sees. */
-export function fieldLabel(form: FormDescriptor, field: string): string | null {
-  if (field === 'name' && form.nameRule) return 'Name';
+export function fieldLabel(
+  form: FormDescriptor,
+  field: string,
+  words: Messages = messagesFor(null),
+): string | null {
+  if (field === 'name' && form.nameRule) return words.nameField;
   const spec = form.fields.find((candidate) => candidate.name === field);
   return spec ? (spec.shortName ?? spec.label) : null;
 }
 
 /**
- * A validator's message ("is shorter than 2 characters") as the rest of a visitor's sentence that
- * starts with the field's name and a colon: "must be at least 2 characters". forms.js says the
- * same for the browser's own checks and the API's answers (same rules, written in both).
+ * A validator's message ("is shorter than 2 characters", the API's English, kept for agents) as the
+ * rest of a visitor's sentence that starts with the field's name and a colon, in the page's
+ * language: "must be at least 2 characters". form-enhance.js says the same for the browser's own
+ * checks and the API's answers (same rules and catalogue keys, written in both).
  */
-export function visitorPhrase(message: string): string {
+export function visitorPhrase(message: string, words: Messages = messagesFor(null)): string {
   const shorter = /^is shorter than (\d+) characters$/.exec(message);
-  if (shorter) return `must be at least ${shorter[1]} characters`;
+  if (shorter) return formatMessage(words.fieldTooShort, { count: shorter[1]! });
   const longer = /^is longer than (\d+) characters$/.exec(message);
-  if (longer) return `must be at most ${longer[1]} characters`;
-  if (message === 'is required') return 'please fill this in';
-  if (message === 'is not a valid e-mail address') return 'enter an e-mail address such as name@company.com';
+  if (longer) return formatMessage(words.fieldTooLong, { count: longer[1]! });
+  if (message === 'is required') return words.fieldRequired;
+  if (message === 'is not a valid e-mail address') return words.fieldNotEmail;
   return message;
 }
 
@@ -390,27 +395,31 @@ function fieldShowingProblem(form: FormDescriptor, field: string): string | null
 }
 
 /**
- * A contract problem in words for a visitor: the field's label and the validator's message, with
- * the persona rule explained in terms of the form's choices rather than slugs.
+ * A contract problem in words for a visitor, in the page's language (`words`): the field named in
+ * a sentence of its own with the validator's message, and the persona rule explained in terms of
+ * the form's choices rather than slugs.
  */
 export function describeProblemForVisitor(
   form: FormDescriptor,
   problem: FieldProblem,
   values: Readonly<Record<string, string>>,
+  words: Messages = messagesFor(null),
 ): string {
-  if (problem.field === 'name' && form.nameRule) return 'Enter your first and last name.';
+  if (problem.field === 'name' && form.nameRule) return words.enterFullName;
   if (problem.field === 'persona' && problem.message.includes('is not a persona of companyType')) {
     const companyType = values.companyType as CompanyType | undefined;
     const label = companyType ? COMPANY_TYPE_LABELS[companyType] : undefined;
-    return label
-      ? `Choose an area listed under “${label}”, or change the organization type.`
-      : 'Choose an area that belongs to your organization type.';
+    return label ? formatMessage(words.chooseAreaUnderType, { type: label }) : words.chooseMatchingArea;
   }
-  const label = fieldLabel(form, problem.field) ?? problem.field;
+  const label = fieldLabel(form, problem.field, words) ?? problem.field;
   const dependent = dependentChoiceProblem(form, problem, values);
-  if (dependent)
-    return `${label}: choose one listed under “${dependent.parentChoice}”, or change “${dependent.parentLabel}”.`;
-  return `${label}: ${visitorPhrase(problem.message)}.`;
+  const phrase = dependent
+    ? formatMessage(words.chooseDependentChoice, {
+        choice: dependent.parentChoice,
+        parent: dependent.parentLabel,
+      })
+    : visitorPhrase(problem.message, words);
+  return formatMessage(words.fieldProblem, { field: label, problem: phrase });
 }
 
 /**
@@ -581,6 +590,8 @@ export interface FormContext {
    * page on another site, where the no-JavaScript route (`action`) does not exist (default true).
    */
   noScriptPost?: boolean;
+  /** The page's language: the error sentences come from its catalogue (English when unknown). */
+  lang?: string | null;
 }
 
 const EMPTY_STATE: FormState = { values: {}, problems: [] };
@@ -611,8 +622,9 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
 
   const fieldErrors = new Map<string, string[]>();
   const summary: string[] = [];
+  const words = messagesFor(context.lang);
   for (const problem of state.problems) {
-    const text = describeProblemForVisitor(form, problem, values);
+    const text = describeProblemForVisitor(form, problem, values, words);
     const field = fieldShowingProblem(form, problem.field);
     if (field) {
       fieldErrors.set(field, [...(fieldErrors.get(field) ?? []), text]);
@@ -631,7 +643,8 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
   const sourcePage = acceptsSourcePage(form, context.pagePath)
     ? `<input type="hidden" name="sourcePage" value="${escapeHtml(context.pagePath)}">`
     : '';
-  const errorSummary = summary.length > 0 ? `<h3>Please check the form</h3><ul>${summary.join('')}</ul>` : '';
+  const errorSummary =
+    summary.length > 0 ? `<h3>${escapeHtml(words.checkTheForm)}</h3><ul>${summary.join('')}</ul>` : '';
 
   return [
     `<div class="form-card">`,

@@ -75,9 +75,15 @@ function renderCards(pages: readonly Page[], headingLevel: 'h2' | 'h3', words: M
   return `<ul class="cards">${cards.join('')}</ul>`;
 }
 
-function formSection(view: SiteView, page: Pick<Page, 'url'>, form: PageForm): string {
+function formSection(
+  view: SiteView,
+  page: Pick<Page, 'url'> & Partial<Pick<Page, 'lang'>>,
+  form: PageForm,
+): string {
   return renderFormSection(form.form, {
     pagePath: page.url,
+    // A page's own language, else the site's (the built-in form pages have none of their own).
+    lang: page.lang ?? view.site.info.language,
     salesEmail: view.site.info.salesEmail,
     ...(form.state ? { state: form.state } : {}),
   });
