@@ -88,7 +88,12 @@ describe('visitor sentences from the catalogue', () => {
       expect(visitorPhrase('is longer than 200 characters', words), code).toContain('200');
       expect(visitorPhrase('is required', words), code).toBe(words.fieldRequired);
       expect(visitorPhrase('is not a valid e-mail address', words), code).toBe(words.fieldNotEmail);
-      const sentence = describeProblemForVisitor(demo, { field: 'email', message: 'is required' }, {}, words);
+      const sentence = describeProblemForVisitor(
+        demo,
+        { field: 'email', message: 'is required', fix: 'Send email.' },
+        {},
+        words,
+      );
       expect(sentence, code).toContain(words.fieldRequired);
       expect(sentence, code).not.toMatch(/[{}]/);
     }
@@ -98,7 +103,11 @@ describe('visitor sentences from the catalogue', () => {
   });
 
   it('explains the persona rule in the page’s language, and falls back to English for a language without a catalogue', () => {
-    const problem = { field: 'persona', message: '"x" is not a persona of companyType "cro"' };
+    const problem = {
+      field: 'persona',
+      message: '"x" is not a persona of companyType "cro"',
+      fix: 'Choose a persona of the company type.',
+    };
     const german = describeProblemForVisitor(demo, problem, { companyType: 'cro' }, messagesFor('de'));
     expect(german).toMatch(
       /^Wählen Sie einen Bereich unter „[^“]+“ oder ändern Sie die Art der Organisation\.$/,
