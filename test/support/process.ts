@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { tempDir, REPO_ROOT } from './files.js';
 import { LIMITS_OFF } from './limits.js';
 
@@ -42,7 +45,7 @@ export function spawnServe(
   stdoutFd?: number,
   user?: { uid: number; gid: number },
 ): ServeProcess {
-  const child = spawn(process.execPath, SERVE_ARGS, {
+  const child = spawn(user ? nodeOthersCanRun() : process.execPath, SERVE_ARGS, {
     cwd: REPO_ROOT,
     env: serveEnv(env),
     stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
@@ -63,11 +66,48 @@ export function spawnServe(
     err += chunk.toString();
     both += chunk.toString();
   });
-  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exit = new Promise<number | null>((done) => {
+    child.once('exit', (code) => done(code));
+    // A binary the process may not run (EACCES) ends it before it starts: say so, never hang.
+    child.once('error', (error) => {
+      err += `${error.message}\n`;
+      both += `${error.message}\n`;
+      done(null);
+    });
+  });
   const listened = Promise.race([
     url,
     exit.then((code) => Promise.reject(new Error(`exited ${code} before listening:\n${both}`))),
   ]);
   listened.catch(() => undefined);
   return { child, stdout: () => out, stderr: () => err, output: () => both, url: listened, exit };
+}
+
+/** Whether a user who is neither the owner nor in the group may reach and run `file`. */
+function runnableByOthers(file: string): boolean {
+  if ((statSync(file).mode & 0o001) === 0) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return false;
+    if (dirname(dir) === dir) return true;
+  }
+}
+
+let nodeCopy: string | null = null;
+
+/**
+ * The node binary `user` runs: this one, or, when it lives where others may not reach (CI's Node
+ * 22 and 24 under root's home), a copy of it in a folder everyone may enter, removed at exit.
+ */
+function nodeOthersCanRun(): string {
+  if (runnableByOthers(process.execPath)) return process.execPath;
+  if (nodeCopy === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'fd-node-'));
+    chmodSync(dir, 0o755);
+    const copy = join(dir, 'node');
+    copyFileSync(process.execPath, copy);
+    chmodSync(copy, 0o755);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    nodeCopy = copy;
+  }
+  return nodeCopy;
 }
