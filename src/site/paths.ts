@@ -1,5 +1,5 @@
 import type { NavLink, Page, Site } from '../content/index.js';
-import type { MessageKey } from '../language/index.js';
+import { folderLanguage, type MessageKey } from '../language/index.js';
 import type { FormCatalog, FormDescriptor } from './forms.js';
 
 /**
@@ -110,11 +110,16 @@ export interface Crumb {
  * (folder index `/a/` or page `/a`), then the current page.
  */
 export function breadcrumbsOf(site: Site, path: string, title: string, homeName = 'Home'): Crumb[] {
-  const home = site.byUrl.get('/');
-  const crumbs: Crumb[] = [{ name: home ? homeName : site.info.name, path: '/' }];
-  if (path === '/') return crumbs;
   const segments = path.split('/').filter((segment) => segment !== '');
-  for (let i = 1; i < segments.length; i++) {
+  // In a language folder (/de/…) whose index speaks that language, home is that index, not /.
+  const languageHome = segments.length > 1 ? site.byUrl.get(`/${segments[0]}/`) : undefined;
+  const inLanguage =
+    languageHome !== undefined &&
+    folderLanguage(`${segments[0]}/`)?.toLowerCase() === languageHome.lang.toLowerCase();
+  const home = inLanguage ? languageHome : site.byUrl.get('/');
+  const crumbs: Crumb[] = [{ name: home ? homeName : site.info.name, path: home?.url ?? '/' }];
+  if (path === '/') return crumbs;
+  for (let i = inLanguage ? 2 : 1; i < segments.length; i++) {
     const prefix = `/${segments.slice(0, i).join('/')}`;
     const ancestor = site.byUrl.get(`${prefix}/`) ?? site.byUrl.get(prefix);
     if (ancestor) crumbs.push({ name: shortTitleOf(ancestor), path: ancestor.url });

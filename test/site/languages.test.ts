@@ -145,6 +145,11 @@ describe('the words around a page’s content in its language', () => {
     );
     const home = renderContentPage(view, s.byUrl.get('/')!);
     expect(home).toContain('>Request a demo</a>');
+    // Below the German home, "Startseite" is the German home, not the English one.
+    const guide = renderContentPage(view, s.byUrl.get('/de/guide')!);
+    expect(guide).toMatch(
+      /<nav class="breadcrumbs" aria-label="Brotkrümelnavigation"><ol><li><a href="\/de\/">Startseite<\/a><\/li><li><span aria-current="page">Anleitung<\/span><\/li><\/ol>/,
+    );
   });
 
   it('says a search is too long in the asker’s language', async () => {
