@@ -45,6 +45,8 @@ const ENGLISH = {
   popularPages: 'Popular pages',
   goHome: 'Go to the home page',
   errorCode: 'Error {status}',
+  errorServerTitle: 'Something went wrong',
+  errorRequestTitle: 'The request could not be handled',
   answerNothingMatched:
     'Nothing on {site} matched “{query}”. Try other words for the same thing, the name of a product, feature or document, or fewer words.',
   answerStillTyping:
@@ -120,6 +122,8 @@ const GERMAN: Messages = {
   popularPages: 'Beliebte Seiten',
   goHome: 'Zur Startseite',
   errorCode: 'Fehler {status}',
+  errorServerTitle: 'Etwas ist schiefgelaufen',
+  errorRequestTitle: 'Die Anfrage konnte nicht bearbeitet werden',
   answerNothingMatched:
     'Nichts auf {site} passt zu „{query}“. Versuchen Sie andere Wörter für dieselbe Sache, den Namen eines Produkts, einer Funktion oder eines Dokuments, oder weniger Wörter.',
   answerStillTyping:
@@ -194,6 +198,8 @@ const FRENCH: Messages = {
   popularPages: 'Pages populaires',
   goHome: 'Aller à la page d’accueil',
   errorCode: 'Erreur {status}',
+  errorServerTitle: 'Une erreur est survenue',
+  errorRequestTitle: 'La requête n’a pas pu être traitée',
   answerNothingMatched:
     'Rien sur {site} ne correspond à « {query} ». Essayez d’autres mots pour la même chose, le nom d’un produit, d’une fonctionnalité ou d’un document, ou moins de mots.',
   answerStillTyping:
@@ -267,6 +273,8 @@ const SPANISH: Messages = {
   popularPages: 'Páginas populares',
   goHome: 'Ir a la página de inicio',
   errorCode: 'Error {status}',
+  errorServerTitle: 'Algo salió mal',
+  errorRequestTitle: 'No se pudo procesar la solicitud',
   answerNothingMatched:
     'Nada en {site} coincide con «{query}». Prueba otras palabras para lo mismo, el nombre de un producto, una función o un documento, o menos palabras.',
   answerStillTyping:
@@ -338,6 +346,8 @@ const JAPANESE: Messages = {
   popularPages: '人気のページ',
   goHome: 'ホームページへ',
   errorCode: 'エラー {status}',
+  errorServerTitle: '問題が発生しました',
+  errorRequestTitle: 'リクエストを処理できませんでした',
   answerNothingMatched:
     '{site} で「{query}」に一致するものはありませんでした。同じ内容を別の言葉で、製品・機能・ドキュメントの名前で、または少ない単語で検索してください。',
   answerStillTyping:
@@ -409,6 +419,8 @@ const CHINESE: Messages = {
   popularPages: '热门页面',
   goHome: '返回首页',
   errorCode: '错误 {status}',
+  errorServerTitle: '出错了',
+  errorRequestTitle: '无法处理该请求',
   answerNothingMatched:
     '{site} 上没有与“{query}”匹配的内容。请换用表达同一意思的其他词语、产品、功能或文档的名称，或减少词语。',
   answerStillTyping:

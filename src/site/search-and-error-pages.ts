@@ -206,16 +206,28 @@ function askerPageLanguage(site: Site, asker: string | null | undefined): string
   return asker;
 }
 
-/** Any other error answered as HTML (a form post that was too large, a server failure). */
-export function renderErrorPage(view: SiteView, path: string, status: number, error: ErrorBody): string {
-  const title = status >= 500 ? 'Something went wrong' : 'The request could not be handled';
+/**
+ * Any other error answered as HTML (a form post that was too large, a server failure), its
+ * headings in the asker's language (`lang`, as the 404 page's); the message and resolution are the
+ * error envelope's, written for every client.
+ */
+export function renderErrorPage(
+  view: SiteView,
+  path: string,
+  status: number,
+  error: ErrorBody,
+  lang: string | null = null,
+): string {
+  lang = askerPageLanguage(view.site, lang);
+  const words = messagesFor(lang);
+  const title = status >= 500 ? words.errorServerTitle : words.errorRequestTitle;
   const body = [
     '<section class="container not-found" aria-labelledby="error-title">',
-    `<p class="code">Error ${status}</p>`,
+    `<p class="code">${escapeHtml(formatMessage(words.errorCode, { status }))}</p>`,
     `<h1 id="error-title">${escapeHtml(title)}</h1>`,
     `<p class="lead">${escapeHtml(error.message)}</p>`,
     `<p>${escapeHtml(error.resolution)}</p>`,
-    '<p><a href="/">Go to the home page</a></p>',
+    `<p><a href="/">${escapeHtml(words.goHome)}</a></p>`,
     '</section>',
   ].join('');
   return renderLayout({
@@ -223,6 +235,7 @@ export function renderErrorPage(view: SiteView, path: string, status: number, er
     title,
     description: error.message,
     canonicalPath: path,
+    lang,
     bare: true,
     bodyHtml: body,
     robots: 'noindex',

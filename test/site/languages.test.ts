@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadSite, type Site } from '../../src/content/index.js';
+import type { ErrorBody } from '../../src/contract/index.js';
 import {
   renderContentPage,
   renderLayout,
+  renderErrorPage,
   renderNotFoundPage,
   renderSearchPage,
   searchForPage,
@@ -113,6 +115,28 @@ describe('the site’s own words in the page’s language', () => {
     const other = renderNotFoundPage({ site: s, publicBaseUrl: BASE }, '/missing<b>');
     expect(other).toContain('<h1 id="not-found-title">Page not found</h1>');
     expect(other).toContain('<code>/missing&lt;b&gt;</code>');
+  });
+
+  it('writes an error page’s headings in the asker’s language, the envelope’s message as it is', async () => {
+    const s = await site();
+    const error: ErrorBody = {
+      ok: false,
+      error: 'The server failed.',
+      code: 'INTERNAL_ERROR',
+      message: 'The server failed.',
+      resolution: 'Try again later.',
+    };
+    const german = renderErrorPage({ site: s, publicBaseUrl: BASE }, '/de/guide', 500, error, 'de');
+    expect(german).toContain('<html lang="de">');
+    expect(german).toContain(
+      '<p class="code">Fehler 500</p><h1 id="error-title">Etwas ist schiefgelaufen</h1>',
+    );
+    expect(german).toContain('<p class="lead">The server failed.</p>');
+    expect(german).toContain('<a href="/">Zur Startseite</a>');
+    const english = renderErrorPage({ site: s, publicBaseUrl: BASE }, '/x', 413, error);
+    expect(english).toContain(
+      '<p class="code">Error 413</p><h1 id="error-title">The request could not be handled</h1>',
+    );
   });
 
   it('writes the search page in the site’s language', async () => {

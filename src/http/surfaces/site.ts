@@ -59,17 +59,20 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
    * the language to say it in: the asker's as /ask reads it, with the `lang` parameter, else the
    * language folder asked for (/de/…, when the site has pages in it), as the query's `lang`.
    */
-  const closestTo = (
-    request: FastifyRequest,
-    path: string,
-  ): { pages: ClosestPage[]; lang: string | null } => {
+  const languageHints = (request: FastifyRequest, path: string) => {
     const folder = folderLanguage(path.replace(/^\/+/, ''));
-    const hints = {
+    return {
       lang:
         askedLanguage({ lang: queryParam(request, 'lang') }) ??
         (folder !== null && context.ask.askerLanguages.includes(primaryLanguage(folder)) ? folder : null),
       acceptLanguage: request.headers['accept-language'],
     };
+  };
+  const closestTo = (
+    request: FastifyRequest,
+    path: string,
+  ): { pages: ClosestPage[]; lang: string | null } => {
+    const hints = languageHints(request, path);
     const text = notFoundQuery(path);
     if (text === '') return { pages: [], lang: askerLanguage(context.ask, hints) };
     const lang = askedLanguage(hints);
@@ -93,7 +96,11 @@ export async function registerSiteSurface(app: FastifyInstance, options: Surface
   };
   const renderPage: ErrorRenderer = (request, reply, status, body) => {
     const path = decodedPath(request) ?? '/';
-    if (status !== 404) return sendHtml(reply, status, renderErrorPage(view(), path, status, body));
+    if (status !== 404) {
+      reply.headers(askerLanguageVary(context.ask));
+      const lang = askerLanguage(context.ask, languageHints(request, path));
+      return sendHtml(reply, status, renderErrorPage(view(), path, status, body, lang));
+    }
     const closest = closestTo(request, path);
     reply.headers(askerLanguageVary(context.ask));
     return sendHtml(reply, status, renderNotFoundPage(view(), path, closest.pages, closest.lang));
