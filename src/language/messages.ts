@@ -47,6 +47,8 @@ const ENGLISH = {
   errorCode: 'Error {status}',
   errorServerTitle: 'Something went wrong',
   errorRequestTitle: 'The request could not be handled',
+  homeDemoTitle: 'See {site} in action',
+  homeDemoLead: 'Tell us about your team and we will arrange a demo around the way you work.',
   answerNothingMatched:
     'Nothing on {site} matched “{query}”. Try other words for the same thing, the name of a product, feature or document, or fewer words.',
   answerStillTyping:
@@ -124,6 +126,9 @@ const GERMAN: Messages = {
   errorCode: 'Fehler {status}',
   errorServerTitle: 'Etwas ist schiefgelaufen',
   errorRequestTitle: 'Die Anfrage konnte nicht bearbeitet werden',
+  homeDemoTitle: '{site} in Aktion erleben',
+  homeDemoLead:
+    'Erzählen Sie uns von Ihrem Team, und wir zeigen Ihnen eine Demo, die zu Ihrer Arbeitsweise passt.',
   answerNothingMatched:
     'Nichts auf {site} passt zu „{query}“. Versuchen Sie andere Wörter für dieselbe Sache, den Namen eines Produkts, einer Funktion oder eines Dokuments, oder weniger Wörter.',
   answerStillTyping:
@@ -200,6 +205,9 @@ const FRENCH: Messages = {
   errorCode: 'Erreur {status}',
   errorServerTitle: 'Une erreur est survenue',
   errorRequestTitle: 'La requête n’a pas pu être traitée',
+  homeDemoTitle: 'Découvrez {site} en action',
+  homeDemoLead:
+    'Parlez-nous de votre équipe et nous organiserons une démonstration adaptée à votre façon de travailler.',
   answerNothingMatched:
     'Rien sur {site} ne correspond à « {query} ». Essayez d’autres mots pour la même chose, le nom d’un produit, d’une fonctionnalité ou d’un document, ou moins de mots.',
   answerStillTyping:
@@ -275,6 +283,8 @@ const SPANISH: Messages = {
   errorCode: 'Error {status}',
   errorServerTitle: 'Algo salió mal',
   errorRequestTitle: 'No se pudo procesar la solicitud',
+  homeDemoTitle: 'Vea {site} en acción',
+  homeDemoLead: 'Cuéntenos sobre su equipo y organizaremos una demostración adaptada a su forma de trabajar.',
   answerNothingMatched:
     'Nada en {site} coincide con «{query}». Prueba otras palabras para lo mismo, el nombre de un producto, una función o un documento, o menos palabras.',
   answerStillTyping:
@@ -348,6 +358,8 @@ const JAPANESE: Messages = {
   errorCode: 'エラー {status}',
   errorServerTitle: '問題が発生しました',
   errorRequestTitle: 'リクエストを処理できませんでした',
+  homeDemoTitle: '{site} の実際をご覧ください',
+  homeDemoLead: 'チームについてお聞かせください。仕事の進め方に合わせたデモをご用意します。',
   answerNothingMatched:
     '{site} で「{query}」に一致するものはありませんでした。同じ内容を別の言葉で、製品・機能・ドキュメントの名前で、または少ない単語で検索してください。',
   answerStillTyping:
@@ -421,6 +433,8 @@ const CHINESE: Messages = {
   errorCode: '错误 {status}',
   errorServerTitle: '出错了',
   errorRequestTitle: '无法处理该请求',
+  homeDemoTitle: '看看 {site} 的实际效果',
+  homeDemoLead: '介绍一下您的团队，我们会按照您的工作方式安排演示。',
   answerNothingMatched:
     '{site} 上没有与“{query}”匹配的内容。请换用表达同一意思的其他词语、产品、功能或文档的名称，或减少词语。',
   answerStillTyping:

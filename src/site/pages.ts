@@ -109,14 +109,14 @@ function heroArt(site: Site): string {
  * The home page's closing call to the primary form: the seed's demo request in its own words,
  * another form with its heading and introduction; none without a form to lead to.
  */
-function homeClosing(view: SiteView, primary: PrimaryForm | null): string {
+function homeClosing(view: SiteView, primary: PrimaryForm | null, words: Messages): string {
   if (primary === null) return '';
   const { form, link, label } = primary;
   const [title, lead] =
     form === FORMS.demo
       ? [
-          `See ${escapeHtml(view.site.info.name)} in action`,
-          'Tell us about your team and we will arrange a demo around the way you work.',
+          escapeHtml(formatMessage(words.homeDemoTitle, { site: view.site.info.name })),
+          escapeHtml(words.homeDemoLead),
         ]
       : [form.texts.heading, form.texts.intro];
   return `<section class="section section-alt" aria-labelledby="closing-title"><div class="container"><h2 id="closing-title">${title}</h2>${
@@ -171,7 +171,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
       : '';
   const closing = form
     ? `<div class="container">${formSection(view, page, form)}</div>`
-    : homeClosing(view, primary);
+    : homeClosing(view, primary, words);
   return renderLayout({
     ...view,
     title: page.title,

@@ -176,6 +176,20 @@ describe('the words around a page’s content in its language', () => {
     );
   });
 
+  it('writes a German home page’s closing call to the demo in German', async () => {
+    const { site: s } = await loadSite(
+      contentFolder({
+        '_site.yaml': 'name: Beispiel\nlanguage: de\n',
+        'index.md': '# Beispiel\n\nArchive leicht gemacht.\n',
+        'preise.md': '# Preise\n\nWas es kostet.\n',
+      }),
+    );
+    const home = renderContentPage({ site: s, publicBaseUrl: BASE }, s.byUrl.get('/')!);
+    expect(home).toContain('<h2 id="closing-title">Beispiel in Aktion erleben</h2>');
+    expect(home).toContain('Erzählen Sie uns von Ihrem Team');
+    expect(home).not.toContain('in action');
+  });
+
   it('says a search is too long in the asker’s language', async () => {
     const s = await site();
     const ask = createAskService(s, BASE);
