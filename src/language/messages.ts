@@ -49,6 +49,8 @@ const ENGLISH = {
   errorRequestTitle: 'The request could not be handled',
   homeDemoTitle: 'See {site} in action',
   homeDemoLead: 'Tell us about your team and we will arrange a demo around the way you work.',
+  searchTooMany:
+    'Too many searches from your address: at most {quota} every {seconds} seconds are answered. Wait {wait} seconds and search again.',
   answerNothingMatched:
     'Nothing on {site} matched “{query}”. Try other words for the same thing, the name of a product, feature or document, or fewer words.',
   answerStillTyping:
@@ -129,6 +131,8 @@ const GERMAN: Messages = {
   homeDemoTitle: '{site} in Aktion erleben',
   homeDemoLead:
     'Erzählen Sie uns von Ihrem Team, und wir zeigen Ihnen eine Demo, die zu Ihrer Arbeitsweise passt.',
+  searchTooMany:
+    'Zu viele Suchen von Ihrer Adresse: höchstens {quota} alle {seconds} Sekunden werden beantwortet. Warten Sie {wait} Sekunden und suchen Sie dann erneut.',
   answerNothingMatched:
     'Nichts auf {site} passt zu „{query}“. Versuchen Sie andere Wörter für dieselbe Sache, den Namen eines Produkts, einer Funktion oder eines Dokuments, oder weniger Wörter.',
   answerStillTyping:
@@ -208,6 +212,8 @@ const FRENCH: Messages = {
   homeDemoTitle: 'Découvrez {site} en action',
   homeDemoLead:
     'Parlez-nous de votre équipe et nous organiserons une démonstration adaptée à votre façon de travailler.',
+  searchTooMany:
+    'Trop de recherches depuis votre adresse : au plus {quota} toutes les {seconds} secondes reçoivent une réponse. Attendez {wait} secondes, puis cherchez à nouveau.',
   answerNothingMatched:
     'Rien sur {site} ne correspond à « {query} ». Essayez d’autres mots pour la même chose, le nom d’un produit, d’une fonctionnalité ou d’un document, ou moins de mots.',
   answerStillTyping:
@@ -285,6 +291,8 @@ const SPANISH: Messages = {
   errorRequestTitle: 'No se pudo procesar la solicitud',
   homeDemoTitle: 'Vea {site} en acción',
   homeDemoLead: 'Cuéntenos sobre su equipo y organizaremos una demostración adaptada a su forma de trabajar.',
+  searchTooMany:
+    'Demasiadas búsquedas desde su dirección: se responden como máximo {quota} cada {seconds} segundos. Espere {wait} segundos y vuelva a buscar.',
   answerNothingMatched:
     'Nada en {site} coincide con «{query}». Prueba otras palabras para lo mismo, el nombre de un producto, una función o un documento, o menos palabras.',
   answerStillTyping:
@@ -360,6 +368,8 @@ const JAPANESE: Messages = {
   errorRequestTitle: 'リクエストを処理できませんでした',
   homeDemoTitle: '{site} の実際をご覧ください',
   homeDemoLead: 'チームについてお聞かせください。仕事の進め方に合わせたデモをご用意します。',
+  searchTooMany:
+    'このアドレスからの検索が多すぎます。{seconds} 秒ごとに最大 {quota} 件まで回答します。{wait} 秒待ってから再度検索してください。',
   answerNothingMatched:
     '{site} で「{query}」に一致するものはありませんでした。同じ内容を別の言葉で、製品・機能・ドキュメントの名前で、または少ない単語で検索してください。',
   answerStillTyping:
@@ -435,6 +445,7 @@ const CHINESE: Messages = {
   errorRequestTitle: '无法处理该请求',
   homeDemoTitle: '看看 {site} 的实际效果',
   homeDemoLead: '介绍一下您的团队，我们会按照您的工作方式安排演示。',
+  searchTooMany: '来自您地址的搜索过多：每 {seconds} 秒最多回答 {quota} 次。请等待 {wait} 秒后再搜索。',
   answerNothingMatched:
     '{site} 上没有与“{query}”匹配的内容。请换用表达同一意思的其他词语、产品、功能或文档的名称，或减少词语。',
   answerStillTyping:

@@ -157,6 +157,13 @@ export function askerLanguageVary(ask: AskService): Record<string, string> {
   return ask.askerLanguages.length > 0 ? { vary: 'Accept-Language' } : {};
 }
 
+/** A search the client's limit refuses: at most `quota` every `windowSeconds`, again in `resetSeconds`. */
+export interface SearchRefusal {
+  quota: number;
+  windowSeconds: number;
+  resetSeconds: number;
+}
+
 /**
  * Runs a search-page query through the ask service directly (the same answer GET /ask gives).
  * `status` is 400 for a query over the contract's length limit; `summary` is what the search found
@@ -168,10 +175,10 @@ export async function searchForPage(
   publicBaseUrl: string,
   requestId: string,
   /**
-   * Asked right before the search runs (not for an empty or too long one): the refusal to show
-   * when the client is over its search limit (RATE_LIMIT_ASK, shared with /ask), else null.
+   * Asked right before the search runs (not for an empty or too long one): the limit the client is
+   * over (RATE_LIMIT_ASK, shared with /ask), told in the asker's language, else null.
    */
-  refusal: () => string | null | Promise<string | null> = () => null,
+  refusal: () => SearchRefusal | null | Promise<SearchRefusal | null> = () => null,
   /** The asker's language: the page's `lang` parameter and Accept-Language (askerLanguage). */
   hints: AskerLanguageHints = {},
 ): Promise<{ status: number; outcome: SearchOutcome; summary: AnswerSummary | null }> {
@@ -198,8 +205,14 @@ export async function searchForPage(
       summary: null,
     };
   const refused = await refusal();
-  if (refused !== null)
-    return { status: 429, outcome: { query, status: refused, hits: [], lang }, summary: null };
+  if (refused !== null) {
+    const status = formatMessage(messagesFor(lang).searchTooMany, {
+      quota: refused.quota,
+      seconds: refused.windowSeconds,
+      wait: refused.resetSeconds,
+    });
+    return { status: 429, outcome: { query, status, hits: [], lang }, summary: null };
+  }
   const question = ask.withAcceptLanguage(
     {
       text: query,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { askerLanguageVary, HTML_TYPE, renderSearchPage, searchForPage } from '../../site/index.js';
 import { clientAddress } from '../client-address.js';
-import { askRefusal, tooManySearches } from '../rate-limit.js';
+import { askRefusal } from '../rate-limit.js';
 import { queryParam, type SiteRoutesContext } from './replies.js';
 
 /** GET /search: the results rendered on the server, so the page works without JavaScript. */
@@ -12,7 +12,8 @@ export function registerSearchPageRoute(app: FastifyInstance, { context, view }:
       const decision = await askRefusal(context, request);
       if (decision === null) return null;
       reply.headers(decision.headers);
-      return tooManySearches(decision, 'and search again.');
+      const { quota, windowSeconds } = decision.policy;
+      return { quota, windowSeconds, resetSeconds: decision.resetSeconds };
     };
     const { status, outcome, summary } = await searchForPage(
       context.ask,

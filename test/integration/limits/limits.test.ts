@@ -235,6 +235,12 @@ describe('the /ask limit', () => {
       `Too many searches from your address: at most 3 every 60 seconds are answered. Wait ${retryAfter} seconds and search again.`,
     );
     expect(html).not.toContain('<li class="result">');
+    // In the asker's language, as the rest of the page.
+    const german = await page('clinical&lang=de');
+    expect(german.status).toBe(429);
+    expect(await german.text()).toMatch(
+      /Zu viele Suchen von Ihrer Adresse: höchstens 3 alle 60 Sekunden werden beantwortet\. Warten Sie \d+ Sekunden/,
+    );
     // Another client still gets its results.
     expect((await ask('198.51.100.43', {}, '/search?q=clinical')).status).toBe(200);
   });
