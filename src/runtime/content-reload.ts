@@ -150,7 +150,7 @@ export class ContentReloader {
       logContentProblems(this.logger, errors);
       this.logger.error(
         { reason, errors: errors.length, generation: this.content.generation },
-        `content reload refused: ${errors.length} content error(s), listed above with file and line; the current site is still served`,
+        `content reload refused: ${errors.length} content error(s) the serving site does not have, listed above with file and line; the current site is still served`,
       );
       // Its snapshot still saves the next start the build (and ends the worker).
       await loaded.saveSnapshot();
