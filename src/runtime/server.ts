@@ -107,7 +107,7 @@ function formsChangeWarning(
   logger: Logger,
 ): { check(): void } {
   const servingJson = JSON.stringify(serving);
-  let lastWarned = servingJson;
+  let lastSeen = servingJson;
   return {
     check() {
       let current: string;
@@ -116,8 +116,8 @@ function formsChangeWarning(
       } catch (error) {
         current = error instanceof FormsConfigError ? error.message : String(error);
       }
-      if (current === lastWarned) return;
-      lastWarned = current;
+      if (current === lastSeen) return;
+      lastSeen = current;
       if (current === servingJson) return;
       logger.warn(
         { file: '_site.yaml' },
