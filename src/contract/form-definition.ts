@@ -93,6 +93,57 @@ export interface FormDefinition {
     /** E-mail title and the start of the subject. */
     emailTitle: string;
   };
+  /**
+   * The form's words in other languages, by BCP 47 tag (`de`, `pt-br`): a page in one of them shows
+   * the form in it, a word left out in its own words. What the contract says (schemas, /openapi.json,
+   * e-mails to the operator) keeps the form's own words.
+   */
+  translations?: Readonly<Record<string, FormTranslation>>;
+}
+
+/** A form's visitor-facing words in one language; each word left out stays the form's own. */
+export interface FormTranslation {
+  words?: Partial<Pick<FormDefinition['words'], TranslatedFormWord>>;
+  /** By field name. */
+  fields?: Readonly<Record<string, FieldTranslation>>;
+  /**
+   * The seed forms' own pages (the built-in /demo page, the confirmation page); a configured form's
+   * pages are titled by its heading and confirmation heading.
+   */
+  pages?: Partial<FormPageWords>;
+}
+
+export const TRANSLATED_FORM_WORDS = [
+  'heading',
+  'intro',
+  'button',
+  'note',
+  'noun',
+  'thanksHeading',
+  'thanksText',
+] as const;
+export type TranslatedFormWord = (typeof TRANSLATED_FORM_WORDS)[number];
+
+export interface FieldTranslation {
+  label?: string;
+  shortName?: string;
+  help?: string;
+  /** Choice labels by value. */
+  choices?: Readonly<Record<string, string>>;
+}
+
+/** Words of a seed form's pages; `{site}` is the site's name. */
+export interface FormPageWords {
+  /** The built-in page's title, lead and description (the demo request's /demo). */
+  pageTitle: string;
+  pageLead: string;
+  pageDescription: string;
+  /** The confirmation page's title and description. */
+  confirmationTitle: string;
+  confirmationDescription: string;
+  /** The stand-alone page a no-JS post is shown on when no page carries the form. */
+  standaloneTitle: string;
+  standaloneDescription: string;
 }
 
 /** A string enum as a plain `{type: string, enum: [...]}` (clearer in OpenAPI than anyOf-of-const). */
