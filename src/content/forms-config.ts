@@ -16,8 +16,11 @@ import {
   type DeliveryRoute,
   type FieldDefinition,
   type FieldType,
+  type FieldTranslation,
   type FormDefinition,
+  type FormTranslation,
 } from '../contract/index.js';
+import { languageTag, messagesFor } from '../language/index.js';
 import { readSiteInfoBytes, SITE_INFO_FILE } from './read.js';
 import type { ContentProblem, Page } from './types.js';
 import { parseContentYaml } from './yaml-bounds.js';
@@ -53,7 +56,19 @@ const FORM_KEYS = new Set([
   'confirmation',
   'confirmationHeading',
   'fields',
+  'translations',
 ]);
+/** What a form's translation into one language may give: its words, and its fields' by name. */
+const TRANSLATION_KEYS = new Set([
+  'title',
+  'intro',
+  'button',
+  'note',
+  'confirmation',
+  'confirmationHeading',
+  'fields',
+]);
+const FIELD_TRANSLATION_KEYS = new Set(['label', 'help', 'choices']);
 const FIELD_KEYS = new Set([
   'name',
   'type',
@@ -75,6 +90,8 @@ const FIELD_KEYS = new Set([
 export const MAX_FORMS = 50;
 export const MAX_FIELDS = 100;
 export const MAX_CHOICES = 500;
+/** Languages one form may be translated into (far above the 24 official languages of the EU). */
+export const MAX_TRANSLATIONS = 50;
 /**
  * Field names a configuration may not give: `sourcePage` is added to every form with its own rule
  * (a path on this site, or a webhook would carry an open redirect), `website` is the spam trap,
@@ -411,8 +428,15 @@ class FormsReader {
         onPage: false,
       });
     const button = this.text([...at, 'button'], false) ?? title;
-    const confirmation = this.text([...at, 'confirmation'], false) ?? 'Thank you. We will reply to you soon.';
+    // Frontdoor's own words when the site wrote none: in the site's language (`language`).
+    const defaults = messagesFor(this.siteLanguage());
+    const confirmation = this.text([...at, 'confirmation'], false) ?? defaults.formThanksText;
     const schemaName = id.charAt(0).toUpperCase() + id.slice(1);
+    const translations = this.translations(at, fields, {
+      button: this.value([...at, 'button']) !== undefined,
+      confirmation: this.value([...at, 'confirmation']) !== undefined,
+      confirmationHeading: this.value([...at, 'confirmationHeading']) !== undefined,
+    });
     return {
       id,
       key,
@@ -433,12 +457,132 @@ class FormsReader {
         intro: this.text([...at, 'intro'], false) ?? '',
         button,
         note: this.text([...at, 'note'], false) ?? '',
-        noun: 'submission',
-        thanksHeading: this.text([...at, 'confirmationHeading'], false) ?? 'Thank you: it has been received',
+        thanksHeading: this.text([...at, 'confirmationHeading'], false) ?? defaults.formThanksHeading,
         thanksText: confirmation,
         emailTitle: `New submission: ${title}`,
       },
+      ...(translations ? { translations } : {}),
     };
+  }
+
+  /** `language` of the same `_site.yaml`, when it is a language tag (the site details warn otherwise). */
+  private siteLanguage(): string | null {
+    const value = this.value(['language']);
+    return typeof value === 'string' ? languageTag(value) : null;
+  }
+
+  /**
+   * `translations:` of a form: by language tag, its words and its fields' labels, help and choice
+   * labels in that language. A word the form leaves to a default (the button is the title, the
+   * confirmation Frontdoor's own) takes the translated title or the catalogue's words in that language.
+   */
+  private translations(
+    at: Path,
+    fields: readonly FieldDefinition[],
+    given: { button: boolean; confirmation: boolean; confirmationHeading: boolean },
+  ): Record<string, FormTranslation> | undefined {
+    const node = this.document.getIn([...at, 'translations'], true);
+    if (node === undefined || node === null) return undefined;
+    if (!isMap(node) || node.items.length === 0)
+      this.fail(
+        [...at, 'translations'],
+        "`translations` must map language tags to the form's words in that language",
+        'write `translations:` followed by a `  de:` line and the words under it (title, intro, button, fields, …)',
+      );
+    if (node.items.length > MAX_TRANSLATIONS)
+      this.fail(
+        [...at, 'translations'],
+        `${node.items.length} translations are more than the ${MAX_TRANSLATIONS} a form may have`,
+        `keep at most ${MAX_TRANSLATIONS} languages`,
+      );
+    const translations: Record<string, FormTranslation> = {};
+    for (const pair of node.items) {
+      const written = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+      const where = [...at, 'translations', written];
+      const tag = languageTag(written)?.toLowerCase();
+      if (tag === undefined)
+        this.fail(where, `"${written}" is not a language tag`, 'write a BCP 47 tag such as de, fr or pt-BR');
+      if (Object.hasOwn(translations, tag))
+        this.fail(where, `the form is translated into ${tag} twice`, 'keep one of the two');
+      this.unknownKeys(where, TRANSLATION_KEYS, 'translation');
+      const text = (key: string) => this.text([...where, key], false);
+      const defaults = messagesFor(tag);
+      const title = text('title');
+      const words: NonNullable<FormTranslation['words']> = {};
+      const put = (word: keyof typeof words, value: string | undefined) => {
+        if (value !== undefined) words[word] = value;
+      };
+      put('heading', title);
+      put('intro', text('intro'));
+      put('button', text('button') ?? (given.button ? undefined : title));
+      put('note', text('note'));
+      put('thanksText', text('confirmation') ?? (given.confirmation ? undefined : defaults.formThanksText));
+      put(
+        'thanksHeading',
+        text('confirmationHeading') ?? (given.confirmationHeading ? undefined : defaults.formThanksHeading),
+      );
+      const fieldWords = this.fieldTranslations([...where, 'fields'], fields);
+      translations[tag] = { words, ...(fieldWords ? { fields: fieldWords } : {}) };
+    }
+    return translations;
+  }
+
+  /** `fields:` of a translation: by field name, its label, help and choice labels (by value). */
+  private fieldTranslations(
+    at: Path,
+    fields: readonly FieldDefinition[],
+  ): Record<string, FieldTranslation> | undefined {
+    const node = this.document.getIn(at, true);
+    if (node === undefined || node === null) return undefined;
+    const names = fields.filter((field) => field.onPage).map((field) => field.name);
+    if (!isMap(node))
+      this.fail(
+        at,
+        "a translation's `fields` must map field names to their words",
+        `write \`${names[0]}:\` and \`label: …\` under it`,
+      );
+    const translated: Record<string, FieldTranslation> = {};
+    for (const pair of node.items) {
+      const name = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+      const where = [...at, name];
+      const field = fields.find((candidate) => candidate.onPage && candidate.name === name);
+      if (field === undefined)
+        this.fail(where, `"${name}" is not a field of this form`, `translate one of: ${names.join(', ')}`);
+      this.unknownKeys(where, FIELD_TRANSLATION_KEYS, 'field translation');
+      const words: FieldTranslation = {};
+      const label = this.text([...where, 'label'], false);
+      const help = this.text([...where, 'help'], false);
+      if (label !== undefined) words.label = label;
+      if (help !== undefined) words.help = help;
+      const choicesNode = this.document.getIn([...where, 'choices'], true);
+      if (choicesNode !== undefined && choicesNode !== null) {
+        const values = new Set((field.choices ?? []).map((choice) => choice.value));
+        if (field.type !== 'select' || !isMap(choicesNode))
+          this.fail(
+            [...where, 'choices'],
+            field.type === 'select'
+              ? 'translated choices map each value to its label'
+              : `${name} is a ${field.type} field and has no choices`,
+            field.type === 'select'
+              ? `write \`${[...values][0]}: …\` lines under \`choices:\``
+              : 'remove `choices` here',
+          );
+        const labels: Record<string, string> = {};
+        for (const choice of choicesNode.items) {
+          const value = String((choice.key as { value?: unknown } | null)?.value ?? choice.key);
+          if (!values.has(value))
+            this.fail(
+              [...where, 'choices', value],
+              `"${value}" is not a choice of ${name}`,
+              `use the values of ${name}: ${[...values].join(', ')}`,
+            );
+          labels[value] = this.text([...where, 'choices', value], true);
+        }
+        words.choices = labels;
+      }
+      translated[name] = words;
+    }
+    return translated;
   }
 
   private field(at: Path): FieldDefinition {

@@ -86,8 +86,6 @@ export interface FormDefinition {
     intro: string;
     button: string;
     note: string;
-    /** What was sent, in "Your … could not be sent just now". */
-    noun: string;
     thanksHeading: string;
     thanksText: string;
     /** E-mail title and the start of the subject. */
@@ -118,7 +116,6 @@ export const TRANSLATED_FORM_WORDS = [
   'intro',
   'button',
   'note',
-  'noun',
   'thanksHeading',
   'thanksText',
 ] as const;

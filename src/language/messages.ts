@@ -76,6 +76,19 @@ const ENGLISH = {
   chooseMatchingArea: 'Choose an area that belongs to your organization type.',
   chooseAreaUnderType: 'Choose an area listed under “{type}”, or change the organization type.',
   chooseDependentChoice: 'choose one listed under “{choice}”, or change “{parent}”',
+  chooseOne: 'Choose…',
+  optionalField: '(optional)',
+  leaveEmpty: 'Leave this field empty',
+  addAnythingWriteTo: 'If you would like to add anything, write to {email}.',
+  backTo: 'Back to {page}',
+  formNotStored:
+    'The form could not be sent just now (reference {reference}). Nothing was stored: please try again in a moment.',
+  formNotStoredWriteTo:
+    'The form could not be sent just now (reference {reference}). Nothing was stored: please try again in a moment or write to {email}.',
+  formTooMany:
+    'Too many forms sent from your address: at most {quota} every {seconds} seconds are accepted. Wait {wait} seconds and send it again; nothing was stored.',
+  formThanksHeading: 'Thank you: it has been received',
+  formThanksText: 'Thank you. We will reply to you soon.',
   serverAnswered: 'The server answered {status}.',
   tryAgain: 'Please try again.',
   home: 'Home',
@@ -161,6 +174,19 @@ const GERMAN: Messages = {
   chooseMatchingArea: 'Wählen Sie einen Bereich, der zu Ihrer Organisationsart passt.',
   chooseAreaUnderType: 'Wählen Sie einen Bereich unter „{type}“ oder ändern Sie die Art der Organisation.',
   chooseDependentChoice: 'wählen Sie einen Eintrag unter „{choice}“ oder ändern Sie „{parent}“',
+  chooseOne: 'Bitte wählen…',
+  optionalField: '(optional)',
+  leaveEmpty: 'Dieses Feld leer lassen',
+  addAnythingWriteTo: 'Wenn Sie noch etwas ergänzen möchten, schreiben Sie an {email}.',
+  backTo: 'Zurück zu {page}',
+  formNotStored:
+    'Das Formular konnte gerade nicht gesendet werden (Referenz {reference}). Es wurde nichts gespeichert: Bitte versuchen Sie es gleich noch einmal.',
+  formNotStoredWriteTo:
+    'Das Formular konnte gerade nicht gesendet werden (Referenz {reference}). Es wurde nichts gespeichert: Bitte versuchen Sie es gleich noch einmal oder schreiben Sie an {email}.',
+  formTooMany:
+    'Zu viele Formulare von Ihrer Adresse: höchstens {quota} alle {seconds} Sekunden werden angenommen. Warten Sie {wait} Sekunden und senden Sie es dann erneut; es wurde nichts gespeichert.',
+  formThanksHeading: 'Vielen Dank: Ihre Angaben sind eingegangen',
+  formThanksText: 'Vielen Dank. Wir melden uns bald bei Ihnen.',
   serverAnswered: 'Der Server antwortete mit {status}.',
   tryAgain: 'Bitte versuchen Sie es erneut.',
   home: 'Startseite',
@@ -240,6 +266,19 @@ const FRENCH: Messages = {
   chooseMatchingArea: 'Choisissez un domaine qui correspond à votre type d’organisation.',
   chooseAreaUnderType: 'Choisissez un domaine de la liste « {type} », ou changez le type d’organisation.',
   chooseDependentChoice: 'choisissez une valeur de la liste « {choice} », ou changez « {parent} »',
+  chooseOne: 'Choisir…',
+  optionalField: '(facultatif)',
+  leaveEmpty: 'Laissez ce champ vide',
+  addAnythingWriteTo: 'Pour ajouter quoi que ce soit, écrivez à {email}.',
+  backTo: 'Retour à {page}',
+  formNotStored:
+    'Le formulaire n’a pas pu être envoyé pour le moment (référence {reference}). Rien n’a été enregistré : veuillez réessayer dans un instant.',
+  formNotStoredWriteTo:
+    'Le formulaire n’a pas pu être envoyé pour le moment (référence {reference}). Rien n’a été enregistré : veuillez réessayer dans un instant ou écrire à {email}.',
+  formTooMany:
+    'Trop de formulaires envoyés depuis votre adresse : au plus {quota} toutes les {seconds} secondes sont acceptés. Attendez {wait} secondes puis renvoyez-le ; rien n’a été enregistré.',
+  formThanksHeading: 'Merci : votre envoi a bien été reçu',
+  formThanksText: 'Merci. Nous vous répondrons rapidement.',
   serverAnswered: 'Le serveur a répondu {status}.',
   tryAgain: 'Veuillez réessayer.',
   home: 'Accueil',
@@ -318,6 +357,19 @@ const SPANISH: Messages = {
   chooseMatchingArea: 'Elige un área que corresponda a tu tipo de organización.',
   chooseAreaUnderType: 'Elige un área de la lista «{type}» o cambia el tipo de organización.',
   chooseDependentChoice: 'elige una opción de la lista «{choice}» o cambia «{parent}»',
+  chooseOne: 'Elige…',
+  optionalField: '(opcional)',
+  leaveEmpty: 'Deja este campo vacío',
+  addAnythingWriteTo: 'Si quieres añadir algo, escribe a {email}.',
+  backTo: 'Volver a {page}',
+  formNotStored:
+    'No se pudo enviar el formulario en este momento (referencia {reference}). No se guardó nada: inténtalo de nuevo en un momento.',
+  formNotStoredWriteTo:
+    'No se pudo enviar el formulario en este momento (referencia {reference}). No se guardó nada: inténtalo de nuevo en un momento o escribe a {email}.',
+  formTooMany:
+    'Demasiados formularios enviados desde tu dirección: se aceptan como máximo {quota} cada {seconds} segundos. Espera {wait} segundos y vuelve a enviarlo; no se guardó nada.',
+  formThanksHeading: 'Gracias: lo hemos recibido',
+  formThanksText: 'Gracias. Te responderemos pronto.',
   serverAnswered: 'El servidor respondió {status}.',
   tryAgain: 'Inténtalo de nuevo.',
   home: 'Inicio',
@@ -395,6 +447,19 @@ const JAPANESE: Messages = {
   chooseMatchingArea: '組織の種類に合う分野を選んでください。',
   chooseAreaUnderType: '「{type}」の一覧から分野を選ぶか、組織の種類を変更してください。',
   chooseDependentChoice: '「{choice}」の一覧から選ぶか、「{parent}」を変更してください',
+  chooseOne: '選択してください',
+  optionalField: '（任意）',
+  leaveEmpty: 'この欄は空欄のままにしてください',
+  addAnythingWriteTo: '補足があれば {email} までご連絡ください。',
+  backTo: '{page}に戻る',
+  formNotStored:
+    '現在フォームを送信できませんでした（参照番号 {reference}）。何も保存されていません。しばらくしてからもう一度お試しください。',
+  formNotStoredWriteTo:
+    '現在フォームを送信できませんでした（参照番号 {reference}）。何も保存されていません。しばらくしてからもう一度お試しいただくか、{email} までご連絡ください。',
+  formTooMany:
+    'このアドレスからのフォーム送信が多すぎます。{seconds} 秒ごとに最大 {quota} 件まで受け付けます。{wait} 秒待ってから再度送信してください。何も保存されていません。',
+  formThanksHeading: 'ありがとうございます。送信内容を受け付けました',
+  formThanksText: 'ありがとうございます。追ってご連絡いたします。',
   serverAnswered: 'サーバーの応答: {status}。',
   tryAgain: 'もう一度お試しください。',
   home: 'ホーム',
@@ -471,6 +536,18 @@ const CHINESE: Messages = {
   chooseMatchingArea: '请选择属于您的机构类型的领域。',
   chooseAreaUnderType: '请从“{type}”下列出的领域中选择，或更改组织类型。',
   chooseDependentChoice: '请从“{choice}”下列出的选项中选择，或更改“{parent}”',
+  chooseOne: '请选择…',
+  optionalField: '（选填）',
+  leaveEmpty: '请勿填写此栏',
+  addAnythingWriteTo: '如需补充内容，请发送邮件至 {email}。',
+  backTo: '返回{page}',
+  formNotStored: '表单暂时无法发送（参考编号 {reference}）。未保存任何内容：请稍后重试。',
+  formNotStoredWriteTo:
+    '表单暂时无法发送（参考编号 {reference}）。未保存任何内容：请稍后重试，或发送邮件至 {email}。',
+  formTooMany:
+    '来自您地址的表单提交过多：每 {seconds} 秒最多接受 {quota} 份。请等待 {wait} 秒后再次发送；未保存任何内容。',
+  formThanksHeading: '谢谢：我们已收到您的提交',
+  formThanksText: '谢谢。我们会尽快回复您。',
   serverAnswered: '服务器返回了 {status}。',
   tryAgain: '请重试。',
   home: '首页',

@@ -4,47 +4,30 @@
  * lines on purpose: both renderings must stay the same markup, so they live together.
  */
 import {
-  COMPANY_TYPE_LABELS,
-  COMPANY_TYPES,
   createValidator,
   HONEYPOT_FIELD,
-  LeadRequestSchema,
-  PERSONA_LABELS,
   PERSONAS_BY_COMPANY_TYPE,
   SOLUTION_PAGE_BY_COMPANY_TYPE,
-  SUBMISSION_PATHS,
-  SUGGESTION_COMPANY_TYPES,
-  SuggestionRequestSchema,
   type CompanyType,
   type FieldProblem,
   type LeadPersona,
-  requestSchemaOf,
-  REQUEST_DEMO,
-  SUGGEST_DOCUMENT,
-  type FieldDefinition,
-  type FormDefinition,
-  type RequestSchema,
 } from '../contract/index.js';
 import { encodePagePath } from '../content/index.js';
-import { formatMessage, messagesFor, type MessageKey, type Messages } from '../language/index.js';
-import { DEFAULT_DEMO_PATH } from './paths.js';
+import { formatMessage, messagesFor, type Messages } from '../language/index.js';
 import { escapeHtml } from '../text/index.js';
+import { formInLanguage, type FieldSpec, type FormDescriptor, type FormKind } from './form-descriptors.js';
 
-/**
- * The demo request form and the document suggestion form, each described once (FORMS below):
- * every place that renders or serves a form reads its descriptor instead of asking which form it
- * is. Bounds come from the contract schemas, the persona choices from the contract's persona
- * table. Without JavaScript they post (urlencoded) to the site's form routes; forms.js turns them
- * into JSON posts to the API.
- *
- * One word per form: "demo" is the contract's ("a demo request", `requestDemo`) and the content's
- * (front matter `form: demo`). "Lead" stays only where the contract fixes it: the operation's path
- * `/api/leads` and its schemas (`LeadRequest`, `LeadSuccess`).
- */
-
-/** The seed forms' keys; a configured form's key is its own word (front matter `form: quote`). */
-export type SeedFormKind = 'demo' | 'suggestion';
-export type FormKind = string;
+export {
+  DEFAULT_FORM_CATALOG,
+  descriptorOf,
+  formCatalog,
+  formInLanguage,
+  FORMS,
+  type FormCatalog,
+  type FormDescriptor,
+  type FormKind,
+  type SeedFormKind,
+} from './form-descriptors.js';
 
 /** What a re-rendered form shows: the values sent and the problems found with them. */
 export interface FormState {
@@ -53,296 +36,6 @@ export interface FormState {
   /** A problem with the submission as a whole (delivery failure, refused origin). */
   formError?: string;
 }
-
-interface FieldSpec {
-  name: string;
-  label: string;
-  /**
-   * What an error message calls the field when the label is a question ("Which document would
-   * you like generated…?"): "Document type: must be at least 2 characters." Default: the label.
-   */
-  shortName?: string;
-  control: 'input' | 'textarea' | 'company-type' | 'persona' | 'select' | 'checkbox';
-  type?: 'text' | 'email' | 'tel' | 'url';
-  autocomplete?: string;
-  required: boolean;
-  wide?: boolean;
-  hint?: string;
-}
-
-const DEMO_REQUEST_FIELDS: readonly FieldSpec[] = [
-  // The contract accepts `name` or `firstName` + `lastName`; the form asks for the pair.
-  { name: 'firstName', label: 'First name', control: 'input', autocomplete: 'given-name', required: true },
-  { name: 'lastName', label: 'Last name', control: 'input', autocomplete: 'family-name', required: true },
-  {
-    name: 'email',
-    label: 'Work email',
-    control: 'input',
-    type: 'email',
-    autocomplete: 'email',
-    required: true,
-    wide: true,
-  },
-  { name: 'company', label: 'Company', control: 'input', autocomplete: 'organization', required: false },
-  {
-    name: 'role',
-    label: 'Job title',
-    control: 'input',
-    autocomplete: 'organization-title',
-    required: false,
-  },
-  { name: 'companyType', label: 'Organization type', control: 'company-type', required: false, wide: true },
-  {
-    name: 'persona',
-    label: 'Your area',
-    control: 'persona',
-    required: false,
-    wide: true,
-    hint: 'The choices follow the organization type.',
-  },
-  { name: 'teamSize', label: 'Team size', control: 'input', required: false, hint: 'For example 10–50.' },
-  {
-    name: 'timeline',
-    label: 'Timeline',
-    control: 'input',
-    required: false,
-    hint: 'For example “this quarter”.',
-  },
-  {
-    name: 'message',
-    label: 'What would you like to see?',
-    shortName: 'Message',
-    control: 'textarea',
-    required: false,
-    wide: true,
-  },
-];
-
-const SUGGESTION_FIELDS: readonly FieldSpec[] = [
-  { name: 'companyType', label: 'Organization type', control: 'company-type', required: true, wide: true },
-  {
-    name: 'persona',
-    label: 'Your area',
-    control: 'persona',
-    required: true,
-    wide: true,
-    hint: 'The choices follow the organization type.',
-  },
-  {
-    name: 'suggestion',
-    label: 'Which document would you like generated from the protocol?',
-    shortName: 'Document type',
-    control: 'textarea',
-    required: true,
-    wide: true,
-    hint: 'Describe the protocol-derived document or workflow output you need.',
-  },
-  {
-    name: 'email',
-    label: 'Work email',
-    control: 'input',
-    type: 'email',
-    autocomplete: 'email',
-    required: false,
-    wide: true,
-    hint: 'If you would like us to follow up.',
-  },
-];
-
-/** Everything that differs between the forms; the code around them reads these, never the kind. */
-export interface FormDescriptor {
-  kind: FormKind;
-  /** The form's description as data (the seed's, or a configured one). */
-  definition: FormDefinition;
-  /** The no-JavaScript post's address; `${action}/sent` is its confirmation page. */
-  action: string;
-  /** The API operation forms.js posts to. */
-  apiPath: string;
-  /** Element id of the section holding the form; the no-JS post returns to it. */
-  anchor: string;
-  schema: RequestSchema;
-  fields: readonly FieldSpec[];
-  companyTypes: readonly CompanyType[];
-  /**
-   * The suggestion form follows the page's audience: on an audience page (e.g. /solutions/cros)
-   * it preselects that company type, and a failed post is shown again on the audience page of the
-   * company type sent.
-   */
-  followsAudience: boolean;
-  /** The contract's either-or `name` rule, shown on first name (an empty last name is marked too). */
-  nameRule: { shownOn: string; alsoMarks: string } | null;
-  /** What a page carrying the form is (schema.org type); null: the page's own kind. */
-  pageKind: 'ContactPage' | null;
-  /** Beside the page text (with a link down to it on narrow screens), or after it. */
-  placement: 'side' | 'after';
-  /** A field a link may fill in (the insight report turns a search that found nothing into one). */
-  prefillField: string | null;
-  /**
-   * The catalogue key of the form's heading when the heading is Frontdoor's own words (the seed's
-   * demo request), so a link to the form is shown in the page's language; null: the site's words.
-   */
-  headingKey: MessageKey | null;
-  /** The page the site serves when no content page carries the form; null: none. */
-  builtInPage: {
-    path: string;
-    title: string;
-    lead: string;
-    description: (siteName: string) => string;
-  } | null;
-  texts: {
-    heading: string;
-    intro: string;
-    button: string;
-    note: string;
-    /** What was sent, in "Your … could not be sent just now". */
-    noun: string;
-    thanksHeading: string;
-    thanksText: string;
-    confirmationTitle: string;
-    confirmationDescription: string;
-    standaloneTitle: string;
-    standaloneDescription: (siteName: string) => string;
-  };
-}
-
-export const FORMS: Readonly<Record<SeedFormKind, FormDescriptor>> = {
-  demo: {
-    kind: 'demo',
-    definition: REQUEST_DEMO,
-    action: '/forms/demo-request',
-    apiPath: SUBMISSION_PATHS.lead,
-    anchor: 'demo-form',
-    schema: LeadRequestSchema,
-    fields: DEMO_REQUEST_FIELDS,
-    companyTypes: COMPANY_TYPES,
-    followsAudience: false,
-    nameRule: { shownOn: 'firstName', alsoMarks: 'lastName' },
-    pageKind: 'ContactPage',
-    headingKey: 'requestDemo',
-    placement: 'side',
-    prefillField: null,
-    builtInPage: {
-      path: DEFAULT_DEMO_PATH,
-      title: 'Request a demo',
-      lead: 'Tell us who you are and what you would like to see, and we will be in touch to arrange a time.',
-      description: (siteName) => `See ${siteName} in a demo tailored to your team.`,
-    },
-    texts: {
-      ...shownWords(REQUEST_DEMO.words),
-      confirmationTitle: 'Demo request received',
-      confirmationDescription: 'Thank you for requesting a demo.',
-      standaloneTitle: 'Request a demo',
-      standaloneDescription: (siteName) => `Request a demo of ${siteName}.`,
-    },
-  },
-  suggestion: {
-    kind: 'suggestion',
-    definition: SUGGEST_DOCUMENT,
-    action: '/forms/document-suggestion',
-    apiPath: SUBMISSION_PATHS.suggestion,
-    anchor: 'suggestion-form',
-    schema: SuggestionRequestSchema,
-    fields: SUGGESTION_FIELDS,
-    companyTypes: SUGGESTION_COMPANY_TYPES,
-    followsAudience: true,
-    nameRule: null,
-    pageKind: null,
-    headingKey: null,
-    placement: 'after',
-    prefillField: 'suggestion',
-    builtInPage: null,
-    texts: {
-      ...shownWords(SUGGEST_DOCUMENT.words),
-      confirmationTitle: 'Suggestion received',
-      confirmationDescription: 'Thank you for suggesting a document.',
-      standaloneTitle: 'Suggest a document',
-      standaloneDescription: (siteName) => `Suggest a protocol-derived document for ${siteName} to generate.`,
-    },
-  },
-};
-
-/** A configured form's field as the HTML form shows it. */
-function fieldSpecOf(field: FieldDefinition): FieldSpec {
-  const control: FieldSpec['control'] =
-    field.type === 'textarea'
-      ? 'textarea'
-      : field.type === 'select'
-        ? 'select'
-        : field.type === 'checkbox'
-          ? 'checkbox'
-          : 'input';
-  const type =
-    field.type === 'email' || field.type === 'tel' || field.type === 'url' ? field.type : undefined;
-  return {
-    name: field.name,
-    label: field.label,
-    ...(field.shortName ? { shortName: field.shortName } : {}),
-    control,
-    ...(type ? { type } : {}),
-    ...(field.autocomplete ? { autocomplete: field.autocomplete } : {}),
-    required: field.requiredOnPage ?? field.required,
-    ...(field.wide ? { wide: true } : {}),
-    ...(field.help ? { hint: field.help } : {}),
-  };
-}
-
-/** The HTML form of a configured form (`forms:` in _site.yaml): its fields, words and addresses. */
-export function descriptorOf(definition: FormDefinition): FormDescriptor {
-  const { words } = definition;
-  return {
-    kind: definition.key,
-    definition,
-    action: definition.action,
-    apiPath: definition.path,
-    anchor: `${definition.key}-form`,
-    schema: requestSchemaOf(definition),
-    fields: definition.fields.filter((field) => field.onPage).map(fieldSpecOf),
-    companyTypes: [],
-    followsAudience: false,
-    nameRule: null,
-    pageKind: null,
-    headingKey: null,
-    placement: 'after',
-    prefillField: null,
-    builtInPage: null,
-    texts: {
-      ...shownWords(words),
-      confirmationTitle: words.thanksHeading,
-      confirmationDescription: words.thanksText,
-      standaloneTitle: words.heading,
-      standaloneDescription: () => words.intro || words.heading,
-    },
-  };
-}
-
-/** A form's own words from its definition, as its HTML shows them (escaped; the noun is not shown alone). */
-function shownWords(words: FormDefinition['words']) {
-  return {
-    heading: escapeHtml(words.heading),
-    intro: escapeHtml(words.intro),
-    button: escapeHtml(words.button),
-    note: escapeHtml(words.note),
-    noun: words.noun,
-    thanksHeading: escapeHtml(words.thanksHeading),
-    thanksText: escapeHtml(words.thanksText),
-  };
-}
-
-/** The site's forms by key: the seed's own descriptors for the seed's definitions. */
-export type FormCatalog = ReadonlyMap<FormKind, FormDescriptor>;
-
-export function formCatalog(definitions: readonly FormDefinition[]): FormCatalog {
-  const seed = Object.values(FORMS);
-  return new Map(
-    definitions.map((definition) => {
-      const descriptor = seed.find((form) => form.definition === definition) ?? descriptorOf(definition);
-      return [descriptor.kind, descriptor];
-    }),
-  );
-}
-
-/** The seed's forms: the catalog of a site whose configuration declares none. */
-export const DEFAULT_FORM_CATALOG: FormCatalog = formCatalog([REQUEST_DEMO, SUGGEST_DOCUMENT]);
 
 /** Field bounds as the contract schema states them. */
 function boundsOf(form: FormDescriptor, field: string): { maxLength?: number; minLength?: number } {
@@ -407,8 +100,7 @@ export function describeProblemForVisitor(
 ): string {
   if (problem.field === 'name' && form.nameRule) return words.enterFullName;
   if (problem.field === 'persona' && problem.message.includes('is not a persona of companyType')) {
-    const companyType = values.companyType as CompanyType | undefined;
-    const label = companyType ? COMPANY_TYPE_LABELS[companyType] : undefined;
+    const label = values.companyType ? choiceLabel(form, 'companyType', values.companyType) : undefined;
     return label ? formatMessage(words.chooseAreaUnderType, { type: label }) : words.chooseMatchingArea;
   }
   const label = fieldLabel(form, problem.field, words) ?? problem.field;
@@ -443,16 +135,30 @@ function dependentChoiceProblem(
     : null;
 }
 
+/** The label a select shows for one of its values (in the form's language); undefined: no such choice. */
+function choiceLabel(form: FormDescriptor, field: string, value: string): string | undefined {
+  const choices = form.definition.fields.find((candidate) => candidate.name === field)?.choices;
+  return choices?.find((choice) => choice.value === value)?.label;
+}
+
 function idOf(form: FormDescriptor, field: string): string {
   return `${form.kind}-${field}`;
 }
 
-function renderCompanyTypeSelect(form: FormDescriptor, id: string, value: string, attrs: string): string {
+function renderCompanyTypeSelect(
+  form: FormDescriptor,
+  id: string,
+  value: string,
+  attrs: string,
+  words: Messages,
+): string {
   const options = form.companyTypes.map(
     (type) =>
-      `<option value="${type}"${type === value ? ' selected' : ''}>${escapeHtml(COMPANY_TYPE_LABELS[type])}</option>`,
+      `<option value="${type}"${type === value ? ' selected' : ''}>${escapeHtml(
+        choiceLabel(form, 'companyType', type) ?? type,
+      )}</option>`,
   );
-  return `<select id="${id}" name="companyType"${attrs} data-company-type-select><option value="">Choose…</option>${options.join('')}</select>`;
+  return `<select id="${id}" name="companyType"${attrs} data-company-type-select><option value="">${escapeHtml(words.chooseOne)}</option>${options.join('')}</select>`;
 }
 
 function renderPersonaSelect(
@@ -461,6 +167,7 @@ function renderPersonaSelect(
   value: string,
   companyType: string,
   attrs: string,
+  words: Messages,
 ): string {
   // A persona listed under two company types is selected once: in the chosen type's group if any.
   const selectedGroup = form.companyTypes.find(
@@ -472,12 +179,12 @@ function renderPersonaSelect(
     const options = (PERSONAS_BY_COMPANY_TYPE[type] as readonly LeadPersona[]).map(
       (persona) =>
         `<option value="${persona}"${type === selectedGroup && persona === value ? ' selected' : ''}>${escapeHtml(
-          PERSONA_LABELS[persona],
+          choiceLabel(form, 'persona', persona) ?? persona,
         )}</option>`,
     );
-    return `<optgroup label="${escapeHtml(COMPANY_TYPE_LABELS[type])}" data-company-type="${type}">${options.join('')}</optgroup>`;
+    return `<optgroup label="${escapeHtml(choiceLabel(form, 'companyType', type) ?? type)}" data-company-type="${type}">${options.join('')}</optgroup>`;
   });
-  return `<select id="${id}" name="persona"${attrs} data-persona-select><option value="">Choose…</option>${groups.join('')}</select>`;
+  return `<select id="${id}" name="persona"${attrs} data-persona-select><option value="">${escapeHtml(words.chooseOne)}</option>${groups.join('')}</select>`;
 }
 
 /**
@@ -490,6 +197,7 @@ function renderSelect(
   id: string,
   state: FormState,
   attrs: string,
+  words: Messages,
 ): string {
   const field = form.definition.fields.find((candidate) => candidate.name === spec.name)!;
   const value = state.values[spec.name] ?? '';
@@ -523,7 +231,7 @@ function renderSelect(
       })
       .join('');
   } else options = (field.choices ?? []).map((choice) => option(choice, choice.value === value)).join('');
-  return `<select id="${id}" name="${spec.name}"${attrs}${marker}><option value="">Choose…</option>${options}</select>`;
+  return `<select id="${id}" name="${spec.name}"${attrs}${marker}><option value="">${escapeHtml(words.chooseOne)}</option>${options}</select>`;
 }
 
 function renderField(
@@ -531,6 +239,7 @@ function renderField(
   spec: FieldSpec,
   state: FormState,
   fieldErrors: Map<string, string[]>,
+  words: Messages,
 ): string {
   const id = idOf(form, spec.name);
   const value = state.values[spec.name] ?? '';
@@ -556,19 +265,19 @@ function renderField(
       control = `<textarea id="${id}" name="${spec.name}" rows="5"${attrs}>${escapeHtml(value)}</textarea>`;
       break;
     case 'company-type':
-      control = renderCompanyTypeSelect(form, id, value, attrs);
+      control = renderCompanyTypeSelect(form, id, value, attrs, words);
       break;
     case 'persona':
-      control = renderPersonaSelect(form, id, value, state.values.companyType ?? '', attrs);
+      control = renderPersonaSelect(form, id, value, state.values.companyType ?? '', attrs, words);
       break;
     case 'select':
-      control = renderSelect(form, spec, id, state, attrs);
+      control = renderSelect(form, spec, id, state, attrs, words);
       break;
     case 'checkbox':
       control = `<input id="${id}" name="${spec.name}" type="checkbox" value="yes"${attrs}${value === 'yes' ? ' checked' : ''}>`;
       break;
   }
-  const optional = spec.required ? '' : ' <span class="optional">(optional)</span>';
+  const optional = spec.required ? '' : ` <span class="optional">${escapeHtml(words.optionalField)}</span>`;
   return [
     `<div class="field${spec.wide ? ' field-wide' : ''}${spec.control === 'checkbox' ? ' field-check' : ''}">`,
     `<label for="${id}">${escapeHtml(spec.label)}${optional}</label>`,
@@ -611,7 +320,8 @@ export function acceptsSourcePage(form: FormDescriptor, path: string): boolean {
   return validate(path).ok;
 }
 
-export function renderForm(form: FormDescriptor, context: FormContext): string {
+export function renderForm(formAsDefined: FormDescriptor, context: FormContext): string {
+  const form = formInLanguage(formAsDefined, context.lang);
   const state = context.state ?? EMPTY_STATE;
   const values = { ...state.values };
   if (form.followsAudience && values.companyType === undefined) {
@@ -639,7 +349,7 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
   if (nameRule && fieldErrors.has(nameRule.shownOn) && !values[nameRule.alsoMarks])
     fieldErrors.set(nameRule.alsoMarks, []);
 
-  const fields = form.fields.map((spec) => renderField(form, spec, shownState, fieldErrors));
+  const fields = form.fields.map((spec) => renderField(form, spec, shownState, fieldErrors, words));
   const sourcePage = acceptsSourcePage(form, context.pagePath)
     ? `<input type="hidden" name="sourcePage" value="${escapeHtml(context.pagePath)}">`
     : '';
@@ -657,6 +367,7 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
       salesEmail: context.salesEmail,
       backPath: null,
       backTitle: null,
+      lang: context.lang ?? null,
     })}</template>`,
     context.noScriptPost === false
       ? `<form class="site-form" `
@@ -668,7 +379,7 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
     sourcePage,
     // The honeypot: off screen, out of the tab order and hidden from assistive technology, so only
     // a bot fills it (see contract/form-traps.ts).
-    `<div class="form-trap" aria-hidden="true"><label for="${kind}-${HONEYPOT_FIELD}">Leave this field empty</label>`,
+    `<div class="form-trap" aria-hidden="true"><label for="${kind}-${HONEYPOT_FIELD}">${escapeHtml(words.leaveEmpty)}</label>`,
     `<input id="${kind}-${HONEYPOT_FIELD}" name="${HONEYPOT_FIELD}" type="text" value="" tabindex="-1" autocomplete="off" data-honeypot></div>`,
     '<div class="form-actions">',
     `<button class="button button-primary" type="submit">${texts.button}</button>`,
@@ -684,8 +395,13 @@ export function renderForm(form: FormDescriptor, context: FormContext): string {
  * fields, messages and confirmation as the site's own, sent by script only. `pagePath` is the path
  * of the page it sits on, recorded as `sourcePage` when the contract allows that path.
  */
-export function renderEmbeddedForm(form: FormDescriptor, pagePath: string, salesEmail: string): string {
-  return renderForm(form, { pagePath, salesEmail, noScriptPost: false });
+export function renderEmbeddedForm(
+  form: FormDescriptor,
+  pagePath: string,
+  salesEmail: string,
+  lang: string | null = null,
+): string {
+  return renderForm(form, { pagePath, salesEmail, noScriptPost: false, lang });
 }
 
 /** The section around a form, with the anchor the no-JS post returns to. */
@@ -704,21 +420,32 @@ export interface ConfirmationOptions {
   backTitle: string | null;
   /** h2 in the panel beside a form; h1 on the confirmation page. */
   headingLevel?: 1 | 2;
+  /** The page's language: the form's words and the panel's own (English when unknown). */
+  lang: string | null;
 }
 
 /** The inside of the "thank you" panel; the mailbox paragraph is marked so forms.js can drop it. */
-export function confirmationHtml(form: FormDescriptor, options: ConfirmationOptions): string {
+export function confirmationHtml(formAsDefined: FormDescriptor, options: ConfirmationOptions): string {
+  const form = formInLanguage(formAsDefined, options.lang);
+  const words = messagesFor(options.lang);
   const h = `h${options.headingLevel ?? 2}`;
   const parts = [`<${h}>${form.texts.thanksHeading}</${h}>`, `<p>${form.texts.thanksText}</p>`];
-  if (options.mailto && options.salesEmail)
+  if (options.mailto && options.salesEmail) {
+    const mailbox = escapeHtml(options.salesEmail);
     parts.push(
-      `<p data-if-mailto>If you would like to add anything, write to <a href="mailto:${escapeHtml(
-        options.salesEmail,
-      )}">${escapeHtml(options.salesEmail)}</a>.</p>`,
+      `<p data-if-mailto>${formatMessage(escapeHtml(words.addAnythingWriteTo), {
+        email: `<a href="mailto:${mailbox}">${mailbox}</a>`,
+      })}</p>`,
     );
+  }
   if (options.backPath && options.backTitle)
     parts.push(
-      `<p><a href="${escapeHtml(encodePagePath(options.backPath))}">Back to ${escapeHtml(options.backTitle)}</a></p>`,
+      `<p><a href="${escapeHtml(encodePagePath(options.backPath))}">${formatMessage(
+        escapeHtml(words.backTo),
+        {
+          page: escapeHtml(options.backTitle),
+        },
+      )}</a></p>`,
     );
   return parts.join('');
 }

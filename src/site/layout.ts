@@ -11,7 +11,7 @@ import {
   type Crumb,
   type MenuLink,
 } from './paths.js';
-import { DEFAULT_FORM_CATALOG, type FormCatalog } from './forms.js';
+import { DEFAULT_FORM_CATALOG, formInLanguage, type FormCatalog, type FormDescriptor } from './forms.js';
 import {
   BRAND_ICON,
   BRAND_STYLESHEET,
@@ -110,7 +110,7 @@ export function renderLayout(options: LayoutOptions): string {
   const crumbs = breadcrumbsOf(site, canonicalPath, options.title, words.home);
   const kind = options.kind ?? 'WebPage';
   const scripts = ['search.js', ...(options.scripts ?? [])];
-  const primaryForm = primaryFormOf(site, options.forms ?? DEFAULT_FORM_CATALOG)?.link ?? null;
+  const primaryForm = primaryFormIn(site, options.forms ?? DEFAULT_FORM_CATALOG, lang)?.link ?? null;
 
   const head = [
     '<meta charset="utf-8">',
@@ -213,6 +213,21 @@ function isCurrentSection(navUrl: string, path: string): boolean {
   if (navUrl === '/') return false;
   const folder = navUrl.endsWith('/') ? navUrl : `${navUrl}/`;
   return path.startsWith(folder);
+}
+
+/**
+ * The primary form (primaryFormOf) with its link named by the form's heading in the page's
+ * language (its translation there, else as written; the seed's demo request by the catalogue).
+ */
+export function primaryFormIn(
+  site: Site,
+  forms: FormCatalog,
+  lang: string | null | undefined,
+): { form: FormDescriptor; link: MenuLink } | null {
+  const found = primaryFormOf(site, forms);
+  if (found === null) return null;
+  const label = formInLanguage(found.form, lang).definition.words.heading;
+  return { form: found.form, link: { ...found.link, label } };
 }
 
 /** A link's words: Frontdoor's own in the page's language, the site's as written. */

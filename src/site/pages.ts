@@ -2,6 +2,7 @@ import { encodePagePath, htmlOf, type Page, type Site } from '../content/index.j
 import {
   DEFAULT_FORM_CATALOG,
   FORMS,
+  formInLanguage,
   type FormCatalog,
   renderConfirmation,
   renderFormSection,
@@ -9,16 +10,9 @@ import {
   type FormState,
 } from './forms.js';
 import { formatMessage, messagesFor, type Messages } from '../language/index.js';
-import { menuLabel, renderLayout, type PageKind } from './layout.js';
+import { menuLabel, primaryFormIn, renderLayout, type PageKind } from './layout.js';
 import { brandFileUrl } from './brand.js';
-import {
-  childrenOf,
-  markdownPathOf,
-  navigationOf,
-  primaryFormOf,
-  shortTitleOf,
-  type MenuLink,
-} from './paths.js';
+import { childrenOf, markdownPathOf, navigationOf, shortTitleOf, type MenuLink } from './paths.js';
 import { escapeHtml } from '../text/index.js';
 
 /** What every template needs: the content and the public base URL for absolute links. */
@@ -109,11 +103,17 @@ function heroArt(site: Site): string {
  * The home page's closing call to the primary form: the seed's demo request in its own words,
  * another form with its heading and introduction; none without a form to lead to.
  */
-function homeClosing(view: SiteView, primary: PrimaryForm | null, words: Messages): string {
+function homeClosing(
+  view: SiteView,
+  primary: PrimaryForm | null,
+  words: Messages,
+  lang: string | null,
+): string {
   if (primary === null) return '';
-  const { form, link, label } = primary;
+  const { link, label } = primary;
+  const form = formInLanguage(primary.form, lang);
   const [title, lead] =
-    form === FORMS.demo
+    primary.form === FORMS.demo
       ? [
           escapeHtml(formatMessage(words.homeDemoTitle, { site: view.site.info.name })),
           escapeHtml(words.homeDemoLead),
@@ -134,7 +134,7 @@ interface PrimaryForm {
 function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
   const { site } = view;
   const words = messagesFor(page.lang);
-  const found = primaryFormOf(site, formsOf(view));
+  const found = primaryFormIn(site, formsOf(view), page.lang);
   const primary: PrimaryForm | null = found ? { ...found, label: menuLabel(found.link, words) } : null;
   const sections = navigationOf(site);
   const explore = sections[0];
@@ -171,7 +171,7 @@ function renderHome(view: SiteView, page: Page, form: PageForm | null): string {
       : '';
   const closing = form
     ? `<div class="container">${formSection(view, page, form)}</div>`
-    : homeClosing(view, primary, words);
+    : homeClosing(view, primary, words, page.lang);
   return renderLayout({
     ...view,
     title: page.title,
@@ -248,14 +248,15 @@ export function renderFormFallbackPage(
   formState?: FormState,
 ): string {
   const pageForm: PageForm = formState ? { form, state: formState } : { form };
-  const builtIn = form.builtInPage;
+  // These pages have no language of their own: the site's.
+  const { builtInPage: builtIn, texts } = formInLanguage(form, view.site.info.language);
   if (builtIn)
     return renderLayout({
       ...view,
       title: builtIn.title,
       description: builtIn.description(view.site.info.name),
       canonicalPath: builtIn.path,
-      bodyHtml: `<p>${builtIn.lead}</p>`,
+      bodyHtml: `<p>${escapeHtml(builtIn.lead)}</p>`,
       sideHtml: formSection(view, { url: builtIn.path }, pageForm),
       headerHtml: jumpToForm(form),
       kind: form.pageKind ?? 'WebPage',
@@ -263,8 +264,8 @@ export function renderFormFallbackPage(
     });
   return renderLayout({
     ...view,
-    title: form.texts.standaloneTitle,
-    description: form.texts.standaloneDescription(view.site.info.name),
+    title: texts.standaloneTitle,
+    description: texts.standaloneDescription(view.site.info.name),
     canonicalPath: path,
     bodyHtml: '',
     afterHtml: formSection(view, { url: path }, pageForm),
@@ -286,11 +287,15 @@ export function renderConfirmationPage(
   path: string,
   options: ConfirmationOptions,
 ): string {
+  // In the language of the page the form was sent from, else the site's.
+  const lang = options.from?.lang ?? view.site.info.language;
+  const { texts } = formInLanguage(form, lang);
   return renderLayout({
     ...view,
-    title: form.texts.confirmationTitle,
-    description: form.texts.confirmationDescription,
+    title: texts.confirmationTitle,
+    description: texts.confirmationDescription,
     canonicalPath: path,
+    ...(lang ? { lang } : {}),
     bare: true,
     bodyHtml: `<section class="container confirmation">${renderConfirmation(form, {
       mailto: options.mailto,
@@ -298,6 +303,7 @@ export function renderConfirmationPage(
       backPath: options.from?.url ?? null,
       backTitle: options.from ? shortTitleOf(options.from) : null,
       headingLevel: 1,
+      lang,
     })}</section>`,
     robots: 'noindex',
   });

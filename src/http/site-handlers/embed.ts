@@ -11,13 +11,16 @@ import { PAGE_CACHE_CONTROL, queryParam, type SiteRoutesContext } from './replie
  */
 const EMBED_CORS = { 'access-control-allow-origin': '*' } as const;
 
+/** Longest `lang` read: a BCP 47 tag a page uses is far shorter. */
+const LANG_LIMIT = 64;
+
 /** Longest `page` accepted: the contract's sourcePage is at most 300 characters. */
 const PAGE_PATH_LIMIT = 2_000;
 
 /**
  * The embed (docs/beside-your-site.md#the-embed): frontdoor.js, the modules it imports and frontdoor.css under
  * /embed/, and the markup of a form for `<frontdoor-form kind="…">` at /embed/forms/{kind}, for
- * the page whose path is given as `page`. Served whether or not this server serves pages.
+ * the page whose path is given as `page`, in its language `lang`. Served whether or not this server serves pages.
  */
 export function registerEmbedRoutes(
   app: FastifyInstance,
@@ -47,7 +50,9 @@ export function registerEmbedRoutes(
     const page = queryParam(request, 'page');
     // Any other value is simply not a page path: the form then carries no sourcePage.
     const pagePath = page.startsWith('/') && page.length <= PAGE_PATH_LIMIT ? page : '';
-    const html = renderEmbeddedForm(form, pagePath, routes.view().site.info.salesEmail);
+    // In the host page's language (`lang`) when the form has words in it, else as written.
+    const lang = queryParam(request, 'lang').slice(0, LANG_LIMIT) || null;
+    const html = renderEmbeddedForm(form, pagePath, routes.view().site.info.salesEmail, lang);
     return reply.headers(EMBED_CORS).header('cache-control', PAGE_CACHE_CONTROL).type(HTML_TYPE).send(html);
   });
 }

@@ -13,6 +13,7 @@ import {
   type SuggestionCompanyType,
 } from '../../contract/index.js';
 import { encodePagePath, type Page } from '../../content/index.js';
+import { formatMessage, messagesFor, type Messages } from '../../language/index.js';
 import {
   renderConfirmationPage,
   renderContentPage,
@@ -126,6 +127,10 @@ export function registerFormRoutes(app: FastifyInstance, { context, view, forms 
     return context.site.pages.find((page) => page.form === form.kind) ?? null;
   };
 
+  /** The catalogue of the page a form is shown again on: its language, else the site's. */
+  const wordsFor = (form: FormDescriptor, values: Record<string, string>): Messages =>
+    messagesFor(formPageFor(form, values)?.lang ?? context.site.info.language);
+
   const renderFormPage = (form: FormDescriptor, state: FormState): string => {
     const page = formPageFor(form, { ...state.values });
     if (page) return renderContentPage(view(), page, state);
@@ -154,30 +159,40 @@ export function registerFormRoutes(app: FastifyInstance, { context, view, forms 
       return sendHtml(reply, 400, renderFormPage(form, { values, problems: checked.problems }));
     // The same per-client limit as the API operation: the HTML form is no way around it.
     const refused = await limitSubmission(context, request, reply, operation.limit);
-    if (refused)
+    if (refused) {
+      const { quota, windowSeconds } = refused.decision.policy;
       return sendHtml(
         reply,
         429,
         renderFormPage(form, {
           values,
           problems: [],
-          formError: `${refused.body.message} ${refused.body.resolution}`,
+          formError: formatMessage(wordsFor(form, values).formTooMany, {
+            quota,
+            seconds: windowSeconds,
+            wait: refused.decision.resetSeconds,
+          }),
         }),
       );
+    }
     let provider: string;
     try {
       ({ provider } = await checked.accept(metaOf(request, trap.honeypotFilled)));
     } catch (error) {
       request.log.error(describeError(error), 'form submission not stored');
       reply.header('retry-after', String(SUBMISSION_RETRY_AFTER_SECONDS));
-      const mailbox = context.site.info.salesEmail ? ` or write to ${context.site.info.salesEmail}` : '';
+      const email = context.site.info.salesEmail;
+      const words = wordsFor(form, values);
       return sendHtml(
         reply,
         500,
         renderFormPage(form, {
           values,
           problems: [],
-          formError: `Your ${form.texts.noun} could not be sent just now (reference ${request.id}). Nothing was stored: please try again in a moment${mailbox}.`,
+          formError: formatMessage(email ? words.formNotStoredWriteTo : words.formNotStored, {
+            reference: request.id,
+            email,
+          }),
         }),
       );
     }
@@ -216,6 +231,7 @@ export function registerFormRoutes(app: FastifyInstance, { context, view, forms 
     });
     app.get(`${form.action}/sent`, (request, reply) => {
       const from = context.site.byUrl.get(queryParam(request, 'from')) ?? null;
+      // Shown in the language of the page the form was sent from, else the site's.
       const html = renderConfirmationPage(view(), form, `${form.action}/sent`, {
         mailto: queryParam(request, 'via') === 'mailto',
         from,
