@@ -228,6 +228,15 @@ class FormsReader {
   ) {}
 
   private lineOf(path: Path): number | null {
+    // A key of a mapping is on its own line: its value (a nested mapping) may start on the next.
+    const parent = this.document.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find(
+        (item) => String((item.key as { value?: unknown } | null)?.value ?? item.key) === String(path.at(-1)),
+      );
+      const range = (pair?.key as Node | null | undefined)?.range;
+      if (range) return this.lines.linePos(range[0]).line;
+    }
     for (let length = path.length; length > 0; length--) {
       const node = this.document.getIn(path.slice(0, length), true) as Node | undefined;
       if (node && typeof node === 'object' && 'range' in node && node.range)

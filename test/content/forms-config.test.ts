@@ -196,3 +196,121 @@ describe('forms: in _site.yaml', () => {
     expect(error.message).toBe(`_site.yaml:${line}: ${error.problem}. Fix: ${error.fix}`);
   });
 });
+
+describe('translations: a form’s words in other languages', () => {
+  const TRANSLATED = `${VALID}    translations:
+      de:
+        title: Angebot anfordern
+        intro: Sagen Sie uns, was Sie brauchen.
+        fields:
+          email:
+            label: Geschäftliche E-Mail
+            help: Wir antworten an diese Adresse.
+          service:
+            label: Leistung
+            choices:
+              sample-size: Fallzahlberechnung
+      FR-ca:
+        title: Demander un devis
+        confirmation: Merci, nous vous répondrons sous 48 heures.
+`;
+
+  it('reads each language’s words, field labels, help and choice labels under its lower-case tag', () => {
+    const [form] = readFormsConfig(TRANSLATED, '_site.yaml');
+    expect(Object.keys(form!.translations!)).toEqual(['de', 'fr-ca']);
+    expect(form!.translations!.de).toEqual({
+      words: {
+        heading: 'Angebot anfordern',
+        intro: 'Sagen Sie uns, was Sie brauchen.',
+        // The form's own button is its title: so is the translation's.
+        button: 'Angebot anfordern',
+        // The form left its confirmation to Frontdoor: the German catalogue's words.
+        thanksText: 'Vielen Dank. Wir melden uns bald bei Ihnen.',
+        thanksHeading: 'Vielen Dank: Ihre Angaben sind eingegangen',
+      },
+      fields: {
+        email: { label: 'Geschäftliche E-Mail', help: 'Wir antworten an diese Adresse.' },
+        service: { label: 'Leistung', choices: { 'sample-size': 'Fallzahlberechnung' } },
+      },
+    });
+    expect(form!.translations!['fr-ca']!.words!.thanksText).toBe(
+      'Merci, nous vous répondrons sous 48 heures.',
+    );
+    // What the contract says stays in the form's own words.
+    const schema = JSON.stringify(requestSchemaOf(form!));
+    expect(schema).not.toContain('Leistung');
+    expect(schema).not.toContain('Geschäftliche');
+  });
+
+  it('takes a default confirmation from the site’s language when the form is written in it', () => {
+    const [form] = readFormsConfig(`language: de\n${VALID.replace('name: Example Ltd\n', '')}`, '_site.yaml');
+    expect(form!.words.thanksHeading).toBe('Vielen Dank: Ihre Angaben sind eingegangen');
+    const [english] = readFormsConfig(VALID, '_site.yaml');
+    expect(english!.words.thanksText).toBe('Thank you. We will reply to you soon.');
+  });
+
+  it('keeps the form’s own button and confirmation when it wrote them and the translation does not', () => {
+    const text = TRANSLATED.replace(
+      '    fields:\n      - name: email',
+      '    button: Send\n    fields:\n      - name: email',
+    );
+    const [form] = readFormsConfig(text, '_site.yaml');
+    expect(form!.translations!.de!.words!.button).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a tag that is not one',
+      '      de:',
+      '      not a tag!:',
+      /"not a tag!" is not a language tag/,
+      /BCP 47/,
+    ],
+    [
+      'a field the form does not have',
+      '          service:',
+      '          budget:',
+      /"budget" is not a field of this form/,
+      /email, service, phase, details/,
+    ],
+    [
+      'a choice the field does not have',
+      '              sample-size: Fallzahlberechnung',
+      '              pilot: Pilot',
+      /"pilot" is not a choice of service/,
+      /sample-size, analysis-plan/,
+    ],
+    [
+      'an unknown key',
+      '        intro: Sagen Sie uns, was Sie brauchen.',
+      '        subtitle: Sagen Sie uns',
+      /unknown key `subtitle` in a translation/,
+      /title, intro, button/,
+    ],
+    [
+      'an unknown field key',
+      '            help: Wir antworten an diese Adresse.',
+      '            placeholder: name@firma.de',
+      /unknown key `placeholder` in a field translation/,
+      /label, help, choices/,
+    ],
+    ['the same language twice', '      FR-ca:', '      DE:', /translated into de twice/, /keep one/],
+  ])('refuses %s, naming the line and the fix', (_what, line, replacement, problem, fix) => {
+    const lines = TRANSLATED.split('\n');
+    const index = lines.indexOf(line);
+    expect(index).toBeGreaterThan(0);
+    lines[index] = replacement;
+    const error = errorOf(lines.join('\n'));
+    expect(error.problem).toMatch(problem);
+    expect(error.fix).toMatch(fix);
+    expect(error.line).toBe(index + 1);
+  });
+
+  it('refuses choices on a field that has none', () => {
+    const text = TRANSLATED.replace(
+      '            help: Wir antworten an diese Adresse.',
+      '            choices:\n              a: b',
+    );
+    expect(errorOf(text).problem).toMatch(/email is a email field and has no choices/);
+  });
+});
