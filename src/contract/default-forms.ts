@@ -10,6 +10,7 @@ import {
   type CompanyType,
 } from './personas.js';
 import { SUBMISSION_PATHS } from './paths.js';
+import { REQUEST_DEMO_TRANSLATIONS, SUGGEST_DOCUMENT_TRANSLATIONS } from './default-form-translations.js';
 
 /**
  * The seed's two forms, written as the same data a site's `forms:` configuration gives: a site
@@ -173,6 +174,7 @@ export const REQUEST_DEMO: FormDefinition = {
     thanksText: 'Our team will contact you at the e-mail address you gave to arrange a time.',
     emailTitle: 'New demo request',
   },
+  translations: REQUEST_DEMO_TRANSLATIONS,
 };
 
 export const SUGGEST_DOCUMENT: FormDefinition = {
@@ -267,6 +269,7 @@ export const SUGGEST_DOCUMENT: FormDefinition = {
     thanksText: 'Our product team reviews every suggestion when planning new document types.',
     emailTitle: 'New document suggestion',
   },
+  translations: SUGGEST_DOCUMENT_TRANSLATIONS,
 };
 
 /** The forms of a site whose configuration declares none: the seed's. */

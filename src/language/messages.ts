@@ -328,10 +328,10 @@ const SPANISH: Messages = {
   errorCode: 'Error {status}',
   errorServerTitle: 'Algo salió mal',
   errorRequestTitle: 'No se pudo procesar la solicitud',
-  homeDemoTitle: 'Vea {site} en acción',
-  homeDemoLead: 'Cuéntenos sobre su equipo y organizaremos una demostración adaptada a su forma de trabajar.',
+  homeDemoTitle: 'Mira {site} en acción',
+  homeDemoLead: 'Cuéntanos sobre tu equipo y organizaremos una demostración adaptada a tu forma de trabajar.',
   searchTooMany:
-    'Demasiadas búsquedas desde su dirección: se responden como máximo {quota} cada {seconds} segundos. Espere {wait} segundos y vuelva a buscar.',
+    'Demasiadas búsquedas desde tu dirección: se responden como máximo {quota} cada {seconds} segundos. Espera {wait} segundos y vuelve a buscar.',
   answerNothingMatched:
     'Nada en {site} coincide con «{query}». Prueba otras palabras para lo mismo, el nombre de un producto, una función o un documento, o menos palabras.',
   answerStillTyping:

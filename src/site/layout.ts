@@ -224,7 +224,7 @@ export function primaryFormIn(
   forms: FormCatalog,
   lang: string | null | undefined,
 ): { form: FormDescriptor; link: MenuLink } | null {
-  const found = primaryFormOf(site, forms);
+  const found = primaryFormOf(site, forms, lang ?? null);
   if (found === null) return null;
   const label = formInLanguage(found.form, lang).definition.words.heading;
   return { form: found.form, link: { ...found.link, label } };

@@ -1,5 +1,5 @@
 import type { NavLink, Page, Site } from '../content/index.js';
-import { folderLanguage, type MessageKey } from '../language/index.js';
+import { folderLanguage, primaryLanguage, type MessageKey } from '../language/index.js';
 import type { FormCatalog, FormDescriptor } from './forms.js';
 
 /**
@@ -31,6 +31,8 @@ interface SiteOutline {
   navigation: Page[];
   /** Form key → the first page (in the site's order) whose front matter `form` names it. */
   formPages: Map<string, string>;
+  /** Form key → primary language subtag → the first page in that language carrying the form. */
+  formPagesByLanguage: Map<string, Map<string, string>>;
   demoPath: string;
   headerLinks: MenuLink[];
   /** `footer` in `_site.yaml`, or null: derived from the content and the site's forms. */
@@ -74,8 +76,15 @@ function outlineOf(site: Site): SiteOutline {
     .filter((page) => page.nav !== null && page.form !== 'demo')
     .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
   const formPages = new Map<string, string>();
-  for (const page of site.pages)
-    if (page.form !== null && !formPages.has(page.form)) formPages.set(page.form, page.url);
+  const formPagesByLanguage = new Map<string, Map<string, string>>();
+  for (const page of site.pages) {
+    if (page.form === null) continue;
+    if (!formPages.has(page.form)) formPages.set(page.form, page.url);
+    let byLanguage = formPagesByLanguage.get(page.form);
+    if (!byLanguage) formPagesByLanguage.set(page.form, (byLanguage = new Map()));
+    const language = primaryLanguage(page.lang);
+    if (!byLanguage.has(language)) byLanguage.set(language, page.url);
+  }
   const demoPath = formPages.get('demo') ?? DEFAULT_DEMO_PATH;
   const headerLinks = site.info.navigation
     ? site.info.navigation.map((link) => menuLink(site, link))
@@ -86,7 +95,15 @@ function outlineOf(site: Site): SiteOutline {
         links: column.links.map((link) => menuLink(site, link)),
       }))
     : null;
-  outline = { childrenByFolder, navigation, formPages, demoPath, headerLinks, configuredFooter };
+  outline = {
+    childrenByFolder,
+    navigation,
+    formPages,
+    formPagesByLanguage,
+    demoPath,
+    headerLinks,
+    configuredFooter,
+  };
   outlines.set(site, outline);
   return outline;
 }
@@ -169,14 +186,20 @@ export function headerLinksOf(site: Site): MenuLink[] {
  * the seed's demo request before its suggestion form) that a page carries with front matter
  * `form`, or that has a page of its own built in (the seed's `/demo`), with the link to it. Null
  * when no page offers any form: a button to a page that does not exist would be worse than none.
+ * `lang`: the language of the page the link is on.
  */
 export function primaryFormOf(
   site: Site,
   forms: FormCatalog,
+  lang: string | null = null,
 ): { form: FormDescriptor; link: MenuLink } | null {
-  const { formPages } = outlineOf(site);
+  const { formPages, formPagesByLanguage } = outlineOf(site);
   for (const form of forms.values()) {
-    const url = formPages.get(form.kind) ?? form.builtInPage?.path;
+    // On a page in a language, the form's page in that language when the site has one.
+    const url =
+      (lang === null ? undefined : formPagesByLanguage.get(form.kind)?.get(primaryLanguage(lang))) ??
+      formPages.get(form.kind) ??
+      form.builtInPage?.path;
     if (url === undefined) continue;
     const label = form.definition.words.heading;
     const link: MenuLink = form.headingKey

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeProblemForVisitor, formCatalog, visitorPhrase } from '../../src/site/forms.js';
 import { MESSAGE_LANGUAGES, messagesFor } from '../../src/language/index.js';
-import { DEFAULT_FORMS } from '../../src/contract/index.js';
+import {
+  DEFAULT_FORMS,
+  REQUEST_DEMO,
+  SUGGEST_DOCUMENT,
+  type FormDefinition,
+} from '../../src/contract/index.js';
+import { escapeHtml } from '../../src/text/index.js';
 import { contentFolder } from '../support/files.js';
 import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
 
@@ -114,5 +120,147 @@ describe('visitor sentences from the catalogue', () => {
     );
     const korean = describeProblemForVisitor(demo, problem, {}, messagesFor('ko'));
     expect(korean).toBe('Choose an area that belongs to your organization type.');
+  });
+});
+
+/** What a page shows of a seed form: the labels, help and choices a visitor reads. */
+function shownWords(form: FormDefinition, lang: string): string[] {
+  const translation = form.translations![lang]!;
+  const words: string[] = [translation.words!.heading!, translation.words!.button!];
+  for (const field of form.fields.filter((candidate) => candidate.onPage)) {
+    const translated = translation.fields![field.name]!;
+    words.push(translated.label!);
+    if (field.help !== undefined) words.push(translated.help!);
+    for (const choice of field.choices ?? []) words.push(translated.choices![choice.value]!);
+  }
+  return words;
+}
+
+function englishWords(form: FormDefinition): string[] {
+  return form.fields
+    .filter((field) => field.onPage)
+    .flatMap((field) => [
+      field.label,
+      ...(field.help ? [field.help] : []),
+      ...(field.choices ?? []).map((c) => c.label),
+    ]);
+}
+
+describe('the seed forms in every catalogue language', () => {
+  let multilingual: TestApp;
+  const languages = MESSAGE_LANGUAGES.filter((code) => code !== 'en');
+
+  beforeAll(async () => {
+    const files: Record<string, string> = {
+      '_site.yaml': 'name: Example\nlanguage: en\n',
+      'contact.md': '---\nform: demo\n---\n# Contact\n\nTalk to us.\n',
+      'ideas.md': '---\nform: suggestion\n---\n# Ideas\n\nTell us.\n',
+    };
+    for (const code of languages) {
+      files[`${code}/contact.md`] = `---\nform: demo\n---\n# Contact ${code}\n\nText.\n`;
+      files[`${code}/ideas.md`] = `---\nform: suggestion\n---\n# Ideas ${code}\n\nText.\n`;
+    }
+    multilingual = await buildTestApp({ CONTENT_DIR: contentFolder(files) });
+  });
+
+  afterAll(async () => {
+    await multilingual?.close();
+  });
+
+  const html = async (url: string) => {
+    const response = await multilingual.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    expect(response.statusCode, url).toBe(200);
+    return response.body;
+  };
+
+  it('shows each form’s heading, labels, help and every choice in the page’s language, and none in English', async () => {
+    for (const code of languages)
+      for (const [form, page] of [
+        [REQUEST_DEMO, 'contact'],
+        [SUGGEST_DOCUMENT, 'ideas'],
+      ] as const) {
+        const body = await html(`/${code}/${page}`);
+        for (const words of shownWords(form, code))
+          expect(body, `${code} ${form.id}`).toContain(escapeHtml(words));
+        // German writes "(optional)" as English does; every other word differs.
+        const chrome = ['Choose…', 'Leave this field empty', '(optional)'].filter(
+          (english) => english !== messagesFor(code).optionalField,
+        );
+        for (const english of [...englishWords(form), ...chrome])
+          expect(body, `${code} ${form.id}: ${english}`).not.toContain(`>${escapeHtml(english)}<`);
+        expect(body).toContain(escapeHtml(messagesFor(code).chooseOne));
+      }
+  });
+
+  it('keeps the English pages’ forms in English', async () => {
+    const body = await html('/contact');
+    for (const words of englishWords(REQUEST_DEMO)) expect(body).toContain(escapeHtml(words));
+  });
+
+  it('names the field and the organization type by their German words in a German page’s errors', async () => {
+    const response = await multilingual.app.inject({
+      method: 'POST',
+      url: '/forms/demo-request',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: TEST_BASE_URL,
+        accept: 'text/html',
+      },
+      payload: new URLSearchParams({
+        sourcePage: '/de/contact',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'kein-name',
+        companyType: 'cro',
+        persona: 'principal-investigator',
+      }).toString(),
+    });
+    expect(response.statusCode).toBe(400);
+    const german = REQUEST_DEMO.translations!.de!.fields!;
+    expect(response.body).toContain(
+      escapeHtml(`${german.email!.label!}: geben Sie eine E-Mail-Adresse wie name@firma.de ein.`),
+    );
+    expect(response.body).toContain(
+      escapeHtml(`Wählen Sie einen Bereich unter „${german.companyType!.choices!.cro!}“`),
+    );
+  });
+
+  it('confirms in the language of the page the form was sent from', async () => {
+    const cases: [string, string][] = [
+      ['ja', REQUEST_DEMO.translations!.ja!.pages!.confirmationTitle!],
+      ['en', 'Demo request received'],
+    ];
+    for (const [code, title] of cases) {
+      const from = code === 'en' ? '/contact' : `/${code}/contact`;
+      const body = await html(`/forms/demo-request/sent?from=${encodeURIComponent(from)}`);
+      expect(body).toContain(`<html lang="${code}">`);
+      expect(body).toContain(`<title>${escapeHtml(title)} | Example</title>`);
+    }
+  });
+});
+
+describe('the built-in demo page of a site written in German', () => {
+  it('speaks the site’s language', async () => {
+    const german = await buildTestApp({
+      CONTENT_DIR: contentFolder({
+        '_site.yaml': 'name: Beispiel GmbH\nlanguage: de\n',
+        'index.md': '# Beispiel GmbH\n\nSoftware für klinische Studien.\n',
+      }),
+    });
+    try {
+      const response = await german.app.inject({
+        method: 'GET',
+        url: '/demo',
+        headers: { accept: 'text/html' },
+      });
+      expect(response.statusCode).toBe(200);
+      const pages = REQUEST_DEMO.translations!.de!.pages!;
+      expect(response.body).toContain(`<title>${escapeHtml(pages.pageTitle!)} | Beispiel GmbH</title>`);
+      expect(response.body).toContain(escapeHtml(pages.pageLead!));
+      expect(response.body).toContain(escapeHtml(REQUEST_DEMO.translations!.de!.fields!.firstName!.label!));
+      expect(response.body).not.toContain('Work email');
+    } finally {
+      await german.close();
+    }
   });
 });
