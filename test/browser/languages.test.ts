@@ -130,3 +130,56 @@ describe('the site’s own words in Chromium', () => {
     expect(problems.pageErrors).toEqual([]);
   }, 60_000);
 });
+
+describe('the demo request form on a German page, in Chromium', () => {
+  let german: SiteServer;
+
+  beforeAll(async () => {
+    german = await startSiteServer({
+      CONTENT_DIR: contentFolder({
+        '_site.yaml': 'name: Example\nlanguage: en\n',
+        'contact.md': '---\nform: demo\n---\n# Contact\n\nTalk to us.\n',
+        'de/kontakt.md': '---\nform: demo\n---\n# Kontakt\n\nSprechen Sie mit uns.\n',
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await german?.close();
+  });
+
+  it('labels, choices, the script’s errors and the confirmation are German', async () => {
+    const { page, problems } = await openPage('de-DE');
+    await page.goto(`${german.url}/de/kontakt`);
+    const form = 'form[data-enhance-form="demo"]';
+    expect(await text(page, 'label[for="demo-email"]')).toBe('Geschäftliche E-Mail-Adresse');
+    expect(await text(page, `${form} button[type="submit"]`)).toBe('Demo anfragen');
+
+    // The persona choices follow the organization type, named in German.
+    await page.selectOption('#demo-companyType', 'cro');
+    const personas = await page
+      .locator('#demo-persona option:not([hidden]):not([value=""])')
+      .evaluateAll((options) => options.map((option) => option.textContent));
+    expect(personas).toContain('Study Start-up');
+    expect(personas).not.toContain('Principal investigator');
+
+    // The script's own check names the field by its German label.
+    await page.fill('#demo-firstName', 'Ada');
+    await page.fill('#demo-lastName', 'Lovelace');
+    await page.locator(`${form} button[type="submit"]`).click();
+    await expect
+      .poll(() => text(page, '[data-error-for="email"]'))
+      .toBe('Geschäftliche E-Mail-Adresse: bitte ausfüllen.');
+    expect(await text(page, '[data-form-errors] h3')).toBe('Bitte prüfen Sie das Formular');
+
+    await page.fill('#demo-email', 'ada@example.org');
+    await page.locator(`${form} button[type="submit"]`).click();
+    await page.locator('[data-form-success] h2').waitFor();
+    expect(await text(page, '[data-form-success] h2')).toBe(
+      'Vielen Dank: Ihre Demo-Anfrage ist bei uns eingegangen',
+    );
+    await screenshot(page, 'languages-demo-form-de');
+    expect(await cspViolationsOf(page)).toEqual([]);
+    expect(problems.console).toEqual([]);
+  });
+});
