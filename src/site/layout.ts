@@ -7,6 +7,8 @@ import {
   breadcrumbsOf,
   footerColumnsOf,
   headerLinksOf,
+  languageHomeOf,
+  linksInLanguage,
   primaryFormOf,
   type Crumb,
   type MenuLink,
@@ -160,7 +162,7 @@ export function renderLayout(options: LayoutOptions): string {
     `<a class="skip-link" href="#main">${escapeHtml(words.skipToContent)}</a>`,
     renderHeader(site, canonicalPath, options.headerSearch ?? true, lang, primaryForm),
     `<main id="main" tabindex="-1">${wrapTables(main)}</main>`,
-    renderFooter(site, words, primaryForm),
+    renderFooter(site, lang, primaryForm),
     '</body>',
     '</html>',
     '',
@@ -263,7 +265,7 @@ function renderHeader(
   const words = messagesFor(lang);
   // A derived menu leaves out the primary form's page: the button beside it already leads there
   // (a menu the site wrote in `navigation` is kept as written).
-  const links = headerLinksOf(site)
+  const links = linksInLanguage(site, headerLinksOf(site), lang)
     .filter((link) => site.info.navigation || link.external || link.url !== primaryForm?.url)
     .map((link) => menuLinkHtml(link, path, words));
   const search = withSearch
@@ -283,7 +285,7 @@ function renderHeader(
   return [
     '<header class="site-header">',
     '<div class="container header-inner">',
-    `<a class="brand" href="/">${brandMarkHtml(site, 'header')}</a>`,
+    `<a class="brand" href="${escapeHtml(encodePagePath(languageHomeOf(site, path)))}">${brandMarkHtml(site, 'header')}</a>`,
     links.length > 0
       ? `<nav class="main-nav" aria-label="${escapeHtml(words.mainNavigation)}"><ul>${links.join('')}</ul></nav>`
       : '',
@@ -299,7 +301,8 @@ function renderHeader(
   ].join('');
 }
 
-function renderFooter(site: Site, words: Messages, primaryForm: MenuLink | null): string {
+function renderFooter(site: Site, lang: string, primaryForm: MenuLink | null): string {
+  const words = messagesFor(lang);
   const { info } = site;
   const contact = [
     info.address ? `<p>${escapeHtml(info.address)}</p>` : '',
@@ -309,7 +312,9 @@ function renderFooter(site: Site, words: Messages, primaryForm: MenuLink | null)
   ].join('');
   const columns = footerColumnsOf(site, primaryForm).map((column) => {
     const title = escapeHtml(column.titleKey ? words[column.titleKey] : column.title);
-    const links = column.links.map((link) => menuLinkHtml(link, null, words)).join('');
+    const links = linksInLanguage(site, column.links, lang)
+      .map((link) => menuLinkHtml(link, null, words))
+      .join('');
     return `<nav class="footer-nav" aria-label="${title}"><h2 class="footer-title">${title}</h2><ul>${links}</ul></nav>`;
   });
   return [

@@ -1,4 +1,4 @@
-import type { NavLink, Page, Site } from '../content/index.js';
+import { translationsOf, type NavLink, type Page, type Site } from '../content/index.js';
 import { folderLanguage, primaryLanguage, type MessageKey } from '../language/index.js';
 import type { FormCatalog, FormDescriptor } from './forms.js';
 
@@ -47,6 +47,11 @@ export interface MenuLink {
   /** A decoded site path, or an absolute address when `external`. */
   url: string;
   external: boolean;
+  /**
+   * The page the link is named after (its short title): on a page in another language the link
+   * leads to that page's translation there, named by it (linksInLanguage).
+   */
+  page?: Page;
 }
 
 export interface MenuColumn {
@@ -72,9 +77,13 @@ function outlineOf(site: Site): SiteOutline {
     children.push(page);
   }
   for (const children of childrenByFolder.values()) children.sort(compareByOrder);
-  const navigation = site.pages
-    .filter((page) => page.nav !== null && page.form !== 'demo')
-    .sort((a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1));
+  // On a site in several languages, the menu is made of the main language's pages; each page in
+  // another language shows their translations (linksInLanguage).
+  const marked = site.pages.filter((page) => page.nav !== null && page.form !== 'demo');
+  const outsideLanguageFolders = marked.filter((page) => !inLanguageFolder(page));
+  const navigation = (outsideLanguageFolders.length > 0 ? outsideLanguageFolders : marked).sort(
+    (a, b) => a.nav! - b.nav! || a.title.localeCompare(b.title, 'en') || (a.url < b.url ? -1 : 1),
+  );
   const formPages = new Map<string, string>();
   const formPagesByLanguage = new Map<string, Map<string, string>>();
   for (const page of site.pages) {
@@ -243,7 +252,34 @@ const DEVELOPER_LINKS: MenuLink[] = [
 ];
 
 function pageLink(page: Page): MenuLink {
-  return { label: shortTitleOf(page), url: page.url, external: false };
+  return { label: shortTitleOf(page), url: page.url, external: false, page };
+}
+
+/** Whether a page sits in a language folder of the site (`/de/…`, the folder naming its language). */
+function inLanguageFolder(page: Page): boolean {
+  const folder = folderLanguage(page.sourcePath);
+  return folder !== null && primaryLanguage(folder) === primaryLanguage(page.lang);
+}
+
+/**
+ * Menu links as a page in `lang` shows them: a link named after a page leads to that page's
+ * translation in `lang` when the site has one (`/pricing` → `/de/pricing`, "Preise"); the others as
+ * they are (a page the site has only in one language is still worth its link).
+ */
+export function linksInLanguage(site: Site, links: readonly MenuLink[], lang: string): MenuLink[] {
+  const wanted = primaryLanguage(lang);
+  return links.map((link) => {
+    if (link.page === undefined || primaryLanguage(link.page.lang) === wanted) return link;
+    const copy = translationsOf(site, link.page).find((page) => primaryLanguage(page.lang) === wanted);
+    return copy ? { ...link, label: shortTitleOf(copy), url: copy.url, page: copy } : link;
+  });
+}
+
+/** The home page of a page in a language folder whose index speaks that language (`/de/`), else `/`. */
+export function languageHomeOf(site: Site, path: string): string {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const home = segments.length > 0 ? site.byUrl.get(`/${segments[0]}/`) : undefined;
+  return home !== undefined && inLanguageFolder(home) ? home.url : '/';
 }
 
 /** A configured link: a site path takes the linked page's short title when it has no label. */
@@ -251,7 +287,14 @@ function menuLink(site: Site, link: NavLink): MenuLink {
   if (!link.url.startsWith('/')) return { label: link.label || link.url, url: link.url, external: true };
   const path = link.url.split(/[?#]/)[0]!;
   const page = site.byUrl.get(path) ?? site.byUrl.get(path.endsWith('/') ? path.slice(0, -1) : `${path}/`);
-  return { label: link.label || (page ? shortTitleOf(page) : path), url: link.url, external: false };
+  // Named by the site: as written on every page. Named after its page: that page's translation.
+  if (link.label || !page) return { label: link.label || path, url: link.url, external: false };
+  return {
+    label: shortTitleOf(page),
+    url: link.url,
+    external: false,
+    ...(link.url === page.url ? { page } : {}),
+  };
 }
 
 /** The page at a company path, as a file (`/about`) or a folder (`/about/`). */
@@ -267,7 +310,8 @@ function topLevelPages(site: Site): Page[] {
   const footerOnly = new Set(['/privacy', '/terms', '/about', '/contact', '/careers']);
   return site.pages
     .filter((page) => {
-      if (page.url === '/' || page.form) return false;
+      // A language folder's index (`/de/`) is the language switch's link, not a section.
+      if (page.url === '/' || page.form || inLanguageFolder(page)) return false;
       const trimmed = page.url.endsWith('/') ? page.url.slice(0, -1) : page.url;
       return trimmed.lastIndexOf('/') === 0 && !footerOnly.has(trimmed);
     })

@@ -200,3 +200,39 @@ describe('the words around a page’s content in its language', () => {
     expect(outcome.status).toBe('検索語が長すぎます（1001 文字）。1000 文字以内にしてください。');
   });
 });
+
+describe('menus in the page’s language', () => {
+  const files = {
+    'index.md': '# Example\n\nArchives made simple.\n',
+    'pricing.md': '# Pricing\n\nPlans.\n',
+    'de/index.md': '# Beispiel\n\nArchive leicht gemacht.\n',
+    'de/pricing.md': '---\nnavTitle: Preise\n---\n# Preise und Pakete\n\nTarife.\n',
+    'ja/index.md': '# 例\n\nアーカイブを簡単に。\n',
+  };
+  const header = (html: string) => /<header[\s\S]*?<\/header>/.exec(html)![0];
+  const footer = (html: string) => /<footer[\s\S]*?<\/footer>/.exec(html)![0];
+
+  it('leaves the language folders out of a derived header (the language switch links them)', async () => {
+    const s = await site(files);
+    const menu = /<nav class="main-nav"[\s\S]*?<\/nav>/.exec(header(pageHtml(s, '/')))![0];
+    expect(menu).toContain('href="/pricing"');
+    expect(menu).toContain('href="/guide"');
+    expect(menu).not.toContain('href="/de/"');
+    expect(menu).not.toContain('href="/ja/"');
+  });
+
+  it('leads a German page’s header and footer to the German pages, named by them, and its logo to the German home', async () => {
+    const s = await site(files);
+    const html = pageHtml(s, '/de/guide');
+    expect(header(html)).toContain('<a href="/de/pricing">Preise</a>');
+    expect(header(html)).toContain('<a href="/de/guide" aria-current="page">Anleitung</a>');
+    expect(header(html)).toContain('<a class="brand" href="/de/">');
+    // A page the site has only in English keeps its link.
+    expect(footer(html)).toContain('<a href="/about">About</a>');
+    expect(footer(html)).toContain('<a href="/de/pricing">Preise</a>');
+    // The English page is unchanged.
+    const english = pageHtml(s, '/guide');
+    expect(header(english)).toContain('<a href="/pricing">Pricing</a>');
+    expect(header(english)).toContain('<a class="brand" href="/">');
+  });
+});
