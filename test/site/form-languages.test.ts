@@ -264,3 +264,43 @@ describe('the built-in demo page of a site written in German', () => {
     }
   });
 });
+
+describe('a refused post told in the page’s language', () => {
+  it('says too many forms were sent in German on a German page', async () => {
+    const limited = await buildTestApp({
+      RATE_LIMIT_LEADS: '1/600',
+      FORM_MIN_FILL_MS: '0',
+      CONTENT_DIR: contentFolder({
+        '_site.yaml': 'name: Example\nlanguage: en\n',
+        'de/kontakt.md': '---\nform: demo\n---\n# Kontakt\n\nSprechen Sie mit uns.\n',
+      }),
+    });
+    try {
+      const post = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/forms/demo-request',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: TEST_BASE_URL,
+            accept: 'text/html',
+          },
+          payload: new URLSearchParams({
+            sourcePage: '/de/kontakt',
+            firstName: 'Ada',
+            lastName: 'Lovelace',
+            email: 'ada@example.org',
+          }).toString(),
+        });
+      expect((await post()).statusCode).toBe(303);
+      const refused = await post();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.body).toContain('<html lang="de">');
+      expect(refused.body).toMatch(
+        /Zu viele Formulare von Ihrer Adresse: höchstens 1 alle 600 Sekunden werden angenommen\. Warten Sie \d+ Sekunden/,
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+});
