@@ -15,11 +15,34 @@ import { MIN_FILES_FOR_WORKERS, type ContentProblem, type PreviousBuild } from '
 
 import { collectGarbage } from './collect-garbage.js';
 
-/** Logs each content problem with its file and line. */
+/**
+ * Lines logged for one problem (the same message) before the rest are counted in one line: a big
+ * site converted from elsewhere can have thousands of files with one mistake (javascript.info's
+ * 1,813 files without a title), which would bury everything else in the log.
+ */
+export const LOGGED_PER_PROBLEM = 20;
+
+/**
+ * Logs each content problem with its file and line, at most LOGGED_PER_PROBLEM of each message,
+ * then how many more there are of it (`frontdoor check` lists them all).
+ */
 export function logContentProblems(logger: Logger, problems: readonly ContentProblem[]): void {
+  const seen = new Map<string, { problem: ContentProblem; count: number }>();
   for (const problem of problems) {
+    const key = `${problem.severity}\u0000${problem.message}`;
+    const entry = seen.get(key) ?? { problem, count: 0 };
+    seen.set(key, entry);
+    if (++entry.count > LOGGED_PER_PROBLEM) continue;
     const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
     log({ file: problem.file, line: problem.line }, `content: ${problem.message}`);
+  }
+  for (const { problem, count } of seen.values()) {
+    if (count <= LOGGED_PER_PROBLEM) continue;
+    const log = problem.severity === 'error' ? logger.error.bind(logger) : logger.warn.bind(logger);
+    log(
+      { more: count - LOGGED_PER_PROBLEM },
+      `content: ${count - LOGGED_PER_PROBLEM} more like this (${problem.message}); \`frontdoor check\` lists them all`,
+    );
   }
 }
 
