@@ -92,8 +92,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 }
 
+/**
+ * A label, title or alternative text as written, on one line: white space collapsed, and the other
+ * control characters (NUL, DEL, C1), which no label shows and HTML does not allow, dropped.
+ */
 function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim().replace(/\s+/g, ' ') : null;
+  if (typeof value !== 'string') return null;
+  const shown = value.replace(/\s+/g, ' ').replace(/\p{Cc}/gu, '').trim();
+  return shown === '' ? null : shown;
 }
 
 /**

@@ -144,7 +144,8 @@ export function readSiteInfo(
     } else if (typeof value !== 'string') {
       warn(key, `\`${key}\` must be text; it is ignored`);
     } else {
-      info[key] = collapseWhitespace(value);
+      // Control characters other than white space (NUL, DEL, C1) show as nothing and HTML forbids them.
+      info[key] = collapseWhitespace(value.replace(/[^\P{Cc}\s]/gu, ''));
     }
   }
   // A legal name defaults to the configured name, not to the fallback.

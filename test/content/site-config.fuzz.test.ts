@@ -22,6 +22,7 @@ const FALLBACK = { name: 'Example', description: '' };
 const hostileValue = fc.oneof(
   fc.constantFrom(
     '/\t/evil.example',
+    'Pri\u0000cing\u007f\u0085',
     '/\n/evil.example',
     '/\\evil.example',
     '//evil.example',
@@ -57,13 +58,16 @@ const siteLine = fc.oneof(
   yamlScalar.map((value) => `name: ${value}`),
   yamlScalar.map((value) => `language: ${value}`),
   fc
-    .array(yamlScalar, { maxLength: 70 })
-    .map((urls) => `navigation: [${urls.map((url) => `{ label: L, url: ${url} }`).join(', ')}]`),
+    .array(fc.tuple(yamlScalar, yamlScalar), { maxLength: 70 })
+    .map(
+      (links) =>
+        `navigation: [${links.map(([label, url]) => `{ label: ${label}, url: ${url} }`).join(', ')}]`,
+    ),
   fc
-    .array(fc.array(yamlScalar, { maxLength: 5 }), { maxLength: 20 })
+    .array(fc.tuple(yamlScalar, fc.array(yamlScalar, { maxLength: 5 })), { maxLength: 20 })
     .map(
       (columns) =>
-        `footer: [${columns.map((links) => `{ title: T, links: [${links.join(', ')}] }`).join(', ')}]`,
+        `footer: [${columns.map(([title, links]) => `{ title: ${title}, links: [${links.join(', ')}] }`).join(', ')}]`,
     ),
   fc
     .tuple(yamlScalar, yamlScalar, yamlScalar, yamlScalar)
@@ -113,11 +117,15 @@ describe('_site.yaml, whatever it holds', () => {
         expect(info.footer?.length ?? 0).toBeLessThanOrEqual(MAX_FOOTER_COLUMNS);
         for (const links of menus) {
           expect(links.length).toBeLessThanOrEqual(MAX_MENU_LINKS);
-          for (const { url } of links) {
+          for (const { url, label } of links) {
             expect(url).toMatch(SAFE_LINK);
             expect(url).not.toMatch(UNSAFE_IN_LINK);
+            expect(label).not.toMatch(/\p{Cc}/u);
           }
         }
+        for (const column of info.footer ?? []) expect(column.title).not.toMatch(/\p{Cc}/u);
+        for (const words of [info.name, info.legalName, info.tagline, info.description, info.address])
+          expect(words).not.toMatch(/\p{Cc}/u);
         for (const font of [info.brand.fonts.body, info.brand.fonts.headings])
           expect(font === DEFAULT_FONT_STACK || isFontList(font)).toBe(true);
         for (const url of info.sameAs) expect(url).toMatch(/^https?:\/\/[^\p{Cc}\\]*$/u);
