@@ -8,10 +8,17 @@
 
 import { eld } from 'eld/small';
 
+/**
+ * Longest tag read: RFC 5646 (4.4.1) asks every implementation to take tags of 35 characters
+ * (`zh-Hant-TW-u-ca-chinese` is 23); a private-use tag could otherwise run to thousands of
+ * characters into `<html lang>`, headers and every answer.
+ */
+export const MAX_LANGUAGE_TAG_LENGTH = 35;
+
 /** The canonical form of a BCP 47 tag ("pt-br" → "pt-BR"), or null when it is not one. */
 export function languageTag(value: string): string | null {
   const trimmed = value.trim().replace(/_/g, '-');
-  if (trimmed === '') return null;
+  if (trimmed === '' || trimmed.length > MAX_LANGUAGE_TAG_LENGTH) return null;
   try {
     const [tag] = Intl.getCanonicalLocales(trimmed);
     return tag ?? null;

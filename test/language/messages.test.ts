@@ -3,6 +3,8 @@ import {
   acceptedLanguages,
   correctedQueryOf,
   formatMessage,
+  languageTag,
+  MAX_LANGUAGE_TAG_LENGTH,
   MESSAGE_LANGUAGES,
   messageLanguage,
   messagesFor,
@@ -82,5 +84,20 @@ describe('the language a script tells', () => {
     expect(scriptLanguageAmong('圧縮', ['en', 'ja'])).toBe('ja');
     expect(scriptLanguageAmong('archive', ['de', 'en'])).toBeNull();
     expect(scriptLanguageAmong('압축', ['en', 'de'])).toBeNull();
+  });
+});
+
+describe('language tags', () => {
+  it('canonicalises a tag, and refuses one that is not a tag or is longer than RFC 5646 asks to take', () => {
+    expect(languageTag(' pt_br ')).toBe('pt-BR');
+    expect(languageTag('zh-hant-tw-u-ca-chinese')).toBe('zh-Hant-TW-u-ca-chinese');
+    expect(languageTag('xx-!!')).toBeNull();
+    // Valid BCP 47 (private use), but 1,804 characters for <html lang> and every answer.
+    const endless = `en-x-${Array.from({ length: 200 }, () => 'abcdefgh').join('-')}`;
+    expect(Intl.getCanonicalLocales(endless)).toHaveLength(1);
+    expect(languageTag(endless)).toBeNull();
+    expect(languageTag('en-x-abcdefgh-abcdefgh-abcdefgh-abc')).toHaveLength(MAX_LANGUAGE_TAG_LENGTH);
+    expect(languageTag('en-x-abcdefgh-abcdefgh-abcdefgh-abcd')).toBeNull();
+    expect(acceptedLanguages(`${endless}, de`)).toEqual(['de']);
   });
 });
