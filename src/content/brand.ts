@@ -98,7 +98,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 function text(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const shown = value.replace(/\s+/g, ' ').replace(/\p{Cc}/gu, '').trim();
+  const shown = value
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .trim();
   return shown === '' ? null : shown;
 }
 
