@@ -87,7 +87,7 @@ describe('per-client limits on the write operations', () => {
     const refused = await form(lead());
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(await refused.text()).toContain('Too many demo requests from your address');
+    expect(await refused.text()).toContain('Too many forms sent from your address');
   });
 
   it('documents 429 with its headers on every limited operation in /openapi.json', () => {
