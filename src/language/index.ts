@@ -196,6 +196,7 @@ export {
   messageLanguage,
   messagesFor,
   SHOWING_RESULTS_TEMPLATES,
+  saysWeakMatch,
   type MessageKey,
   type Messages,
 } from './messages.js';

@@ -1,9 +1,13 @@
 /**
- * The site's own words (the header and footer chrome, the search page, the 404 page, the
- * "Showing results for" line of /ask) in each language the server ships, chosen by a page's or an
- * asker's language. A catalogue is an object with every key of the English one (the compiler
- * checks it), so no language can show a raw key; a language without a catalogue gets English.
- * Placeholders are `{name}`, filled by `formatMessage`. To add a language: docs/multilingual.md.
+ * The site's own words (the header and footer chrome, the search page, the 404 page, the whole text
+ * item of an /ask answer: "Showing results for", the count and top result, a weak match, a word
+ * still being typed, nothing matched) in each language the server ships, chosen by a page's or an
+ * asker's language. The English lines of /ask are the ones agents read: change them only with the
+ * recorded contract (test/fixtures/sample-contract.json). A catalogue is an object with every key
+ * of the English one (the compiler checks it), so no language can show a raw key; a language
+ * without a catalogue gets English. Placeholders are `{name}`, filled by `formatMessage`; a line
+ * with a count has a key for one and a key for several (`answerFoundOne`, `answerFound`), so each
+ * language words both its own way. To add a language: docs/multilingual.md.
  */
 
 import { primaryLanguage } from './index.js';
@@ -57,6 +61,17 @@ const ENGLISH = {
     '“{query}” ends in a word still being typed: finish it to search {site}, or try the name of a product, feature or document.',
   answerNoWords:
     'What would you like to find on {site}? “{query}” has no words to search for (only very common words or punctuation). Ask about a topic, a product, a feature or a document by name.',
+  answerFoundOne: 'Found 1 result for “{query}” on {site}. Top result: {title} ({url}).',
+  answerFound: 'Found {count} results for “{query}” on {site}. Top result: {title} ({url}).',
+  answerSoFarOne:
+    '1 result so far for “{query}” on {site}, while its last word is being typed (closest: {title}, {url}). Finish the word to narrow them.',
+  answerSoFar:
+    '{count} results so far for “{query}” on {site}, while its last word is being typed (closest: {title}, {url}). Finish the word to narrow them.',
+  answerWeakOne:
+    'No page on {site} matches “{query}” well: the 1 result below match only some of its words (closest: {title}, {url}). Try other words for the same thing, or fewer words.',
+  answerWeak:
+    'No page on {site} matches “{query}” well: the {count} results below match only some of its words (closest: {title}, {url}). Try other words for the same thing, or fewer words.',
+  answerSiteScope: '{site} (scope “{scope}”)',
   searching: 'Searching…',
   liveSearchUnavailable: 'Live search is not available right now. Press Enter to search.',
   noPagesMatched: 'No pages matched.',
@@ -152,6 +167,17 @@ const GERMAN: Messages = {
     '„{query}“ endet mit einem Wort, das noch getippt wird: Schreiben Sie es zu Ende, um {site} zu durchsuchen, oder versuchen Sie den Namen eines Produkts, einer Funktion oder eines Dokuments.',
   answerNoWords:
     'Was möchten Sie auf {site} finden? „{query}“ enthält keine Wörter, nach denen sich suchen lässt (nur sehr häufige Wörter oder Satzzeichen). Fragen Sie nach einem Thema, einem Produkt, einer Funktion oder einem Dokument mit seinem Namen.',
+  answerFoundOne: '1 Ergebnis für „{query}“ auf {site} gefunden. Bestes Ergebnis: {title} ({url}).',
+  answerFound: '{count} Ergebnisse für „{query}“ auf {site} gefunden. Bestes Ergebnis: {title} ({url}).',
+  answerSoFarOne:
+    'Bisher 1 Ergebnis für „{query}“ auf {site}, während das letzte Wort noch getippt wird (nächstliegende Seite: {title}, {url}). Schreiben Sie das Wort zu Ende, um die Suche einzugrenzen.',
+  answerSoFar:
+    'Bisher {count} Ergebnisse für „{query}“ auf {site}, während das letzte Wort noch getippt wird (nächstliegende Seite: {title}, {url}). Schreiben Sie das Wort zu Ende, um die Suche einzugrenzen.',
+  answerWeakOne:
+    'Keine Seite auf {site} passt gut zu „{query}“: Das Ergebnis unten enthält nur einige der gesuchten Wörter (nächstliegende Seite: {title}, {url}). Versuchen Sie andere Wörter für dieselbe Sache oder weniger Wörter.',
+  answerWeak:
+    'Keine Seite auf {site} passt gut zu „{query}“: Die {count} Ergebnisse unten enthalten nur einige der gesuchten Wörter (nächstliegende Seite: {title}, {url}). Versuchen Sie andere Wörter für dieselbe Sache oder weniger Wörter.',
+  answerSiteScope: '{site} (Bereich „{scope}“)',
   searching: 'Suche läuft…',
   liveSearchUnavailable:
     'Die Live-Suche ist gerade nicht verfügbar. Drücken Sie die Eingabetaste, um zu suchen.',
@@ -246,6 +272,17 @@ const FRENCH: Messages = {
     '« {query} » se termine par un mot en cours de saisie : terminez-le pour rechercher sur {site}, ou essayez le nom d’un produit, d’une fonctionnalité ou d’un document.',
   answerNoWords:
     'Que souhaitez-vous trouver sur {site} ? « {query} » ne contient aucun mot à rechercher (seulement des mots très courants ou de la ponctuation). Demandez un sujet, un produit, une fonctionnalité ou un document par son nom.',
+  answerFoundOne: '1 résultat trouvé pour « {query} » sur {site}. Meilleur résultat : {title} ({url}).',
+  answerFound: '{count} résultats trouvés pour « {query} » sur {site}. Meilleur résultat : {title} ({url}).',
+  answerSoFarOne:
+    'Pour l’instant, 1 résultat pour « {query} » sur {site}, le dernier mot étant encore en cours de saisie (la page la plus proche : {title}, {url}). Terminez le mot pour affiner la recherche.',
+  answerSoFar:
+    'Pour l’instant, {count} résultats pour « {query} » sur {site}, le dernier mot étant encore en cours de saisie (la page la plus proche : {title}, {url}). Terminez le mot pour affiner la recherche.',
+  answerWeakOne:
+    'Aucune page sur {site} ne correspond bien à « {query} » : le résultat ci-dessous ne correspond qu’à certains des mots recherchés (la page la plus proche : {title}, {url}). Essayez d’autres mots pour la même chose, ou moins de mots.',
+  answerWeak:
+    'Aucune page sur {site} ne correspond bien à « {query} » : les {count} résultats ci-dessous ne correspondent qu’à certains des mots recherchés (la page la plus proche : {title}, {url}). Essayez d’autres mots pour la même chose, ou moins de mots.',
+  answerSiteScope: '{site} (périmètre « {scope} »)',
   searching: 'Recherche en cours…',
   liveSearchUnavailable:
     'La recherche instantanée n’est pas disponible pour le moment. Appuyez sur Entrée pour rechercher.',
@@ -338,6 +375,18 @@ const SPANISH: Messages = {
     '«{query}» termina en una palabra que aún se está escribiendo: termínala para buscar en {site}, o prueba el nombre de un producto, una función o un documento.',
   answerNoWords:
     '¿Qué te gustaría encontrar en {site}? «{query}» no tiene palabras que buscar (solo palabras muy comunes o signos de puntuación). Pregunta por un tema, un producto, una función o un documento por su nombre.',
+  answerFoundOne: 'Se encontró 1 resultado para «{query}» en {site}. Mejor resultado: {title} ({url}).',
+  answerFound:
+    'Se encontraron {count} resultados para «{query}» en {site}. Mejor resultado: {title} ({url}).',
+  answerSoFarOne:
+    'Por ahora, 1 resultado para «{query}» en {site}, mientras aún se escribe la última palabra (la página más cercana: {title}, {url}). Termina la palabra para acotar los resultados.',
+  answerSoFar:
+    'Por ahora, {count} resultados para «{query}» en {site}, mientras aún se escribe la última palabra (la página más cercana: {title}, {url}). Termina la palabra para acotar los resultados.',
+  answerWeakOne:
+    'Ninguna página en {site} coincide bien con «{query}»: el resultado de abajo solo coincide con algunas de las palabras buscadas (la página más cercana: {title}, {url}). Prueba otras palabras para lo mismo, o menos palabras.',
+  answerWeak:
+    'Ninguna página en {site} coincide bien con «{query}»: los {count} resultados de abajo solo coinciden con algunas de las palabras buscadas (la página más cercana: {title}, {url}). Prueba otras palabras para lo mismo, o menos palabras.',
+  answerSiteScope: '{site} (ámbito «{scope}»)',
   searching: 'Buscando…',
   liveSearchUnavailable: 'La búsqueda instantánea no está disponible ahora. Pulsa Intro para buscar.',
   noPagesMatched: 'Ninguna página coincide.',
@@ -428,6 +477,17 @@ const JAPANESE: Messages = {
     '「{query}」は入力中の単語で終わっています。入力を終えて {site} を検索するか、製品・機能・ドキュメントの名前で検索してください。',
   answerNoWords:
     '{site} で何をお探しですか？「{query}」には検索できる単語がありません（よく使われる単語や句読点のみです）。トピック、製品、機能、ドキュメントの名前で質問してください。',
+  answerFoundOne: '{site} で「{query}」の検索結果が 1 件見つかりました。最上位の結果: {title}（{url}）。',
+  answerFound: '{site} で「{query}」の検索結果が {count} 件見つかりました。最上位の結果: {title}（{url}）。',
+  answerSoFarOne:
+    '最後の単語を入力中のため、{site} での「{query}」の検索結果は今のところ 1 件です（最も近いページ: {title}、{url}）。単語を最後まで入力すると結果が絞り込まれます。',
+  answerSoFar:
+    '最後の単語を入力中のため、{site} での「{query}」の検索結果は今のところ {count} 件です（最も近いページ: {title}、{url}）。単語を最後まで入力すると結果が絞り込まれます。',
+  answerWeakOne:
+    '{site} には「{query}」によく一致するページはありません。以下の 1 件は一部の単語にのみ一致します（最も近いページ: {title}、{url}）。同じ内容を別の言葉で、または少ない単語で検索してください。',
+  answerWeak:
+    '{site} には「{query}」によく一致するページはありません。以下の {count} 件は一部の単語にのみ一致します（最も近いページ: {title}、{url}）。同じ内容を別の言葉で、または少ない単語で検索してください。',
+  answerSiteScope: '{site}（範囲「{scope}」）',
   searching: '検索しています…',
   liveSearchUnavailable: 'ライブ検索は現在利用できません。Enter キーを押して検索してください。',
   noPagesMatched: '一致するページはありません。',
@@ -517,6 +577,17 @@ const CHINESE: Messages = {
     '“{query}”以一个尚未输入完的词结尾：输入完整后即可搜索 {site}，或试试产品、功能或文档的名称。',
   answerNoWords:
     '您想在 {site} 上找什么？“{query}”中没有可搜索的词（只有非常常见的词或标点）。请按名称询问某个主题、产品、功能或文档。',
+  answerFoundOne: '在 {site} 上为“{query}”找到 1 个结果。最佳结果：{title}（{url}）。',
+  answerFound: '在 {site} 上为“{query}”找到 {count} 个结果。最佳结果：{title}（{url}）。',
+  answerSoFarOne:
+    '最后一个词仍在输入中，目前在 {site} 上为“{query}”找到 1 个结果（最接近的页面：{title}，{url}）。输完这个词即可缩小结果范围。',
+  answerSoFar:
+    '最后一个词仍在输入中，目前在 {site} 上为“{query}”找到 {count} 个结果（最接近的页面：{title}，{url}）。输完这个词即可缩小结果范围。',
+  answerWeakOne:
+    '{site} 上没有页面与“{query}”很好地匹配：下面的 1 个结果只匹配了其中部分词语（最接近的页面：{title}，{url}）。请换用表达同一意思的其他词语，或减少词语。',
+  answerWeak:
+    '{site} 上没有页面与“{query}”很好地匹配：下面的 {count} 个结果只匹配了其中部分词语（最接近的页面：{title}，{url}）。请换用表达同一意思的其他词语，或减少词语。',
+  answerSiteScope: '{site}（范围“{scope}”）',
   searching: '正在搜索…',
   liveSearchUnavailable: '实时搜索暂时不可用。按回车键进行搜索。',
   noPagesMatched: '没有匹配的页面。',
@@ -614,4 +685,22 @@ export function correctedQueryOf(text: string): { query: string; length: number 
     if (match) return { query: match[1]!, length: match[0].length };
   }
   return null;
+}
+
+/** The fixed start and end of the weak-match lines (one result, several) of every catalogue. */
+const WEAK_MATCH_ENDS: readonly { start: string; end: string }[] = [
+  ...new Set(Object.values(CATALOGUES).flatMap((m) => [m.answerWeakOne, m.answerWeak])),
+].map((template) => {
+  const parts = template.split(/\{\w+\}/);
+  return { start: parts[0]!, end: parts[parts.length - 1]! };
+});
+
+/**
+ * Whether an answer's text says that no page matches the query well (`answerWeak`, after the
+ * correction when there is one), in whichever language it was written: by the fixed start and end
+ * of that line (no other line of an answer ends as it does).
+ */
+export function saysWeakMatch(text: string): boolean {
+  const rest = text.slice(correctedQueryOf(text)?.length ?? 0);
+  return WEAK_MATCH_ENDS.some(({ start, end }) => rest.startsWith(start) && rest.endsWith(end));
 }

@@ -483,7 +483,7 @@ export function createAskService(
       return outcomeOf(
         'Elicitation',
         askerLang,
-        [{ type: 'text', text: elicitationText(text, siteName, lang) }],
+        [{ type: 'text', text: elicitationText(text, siteName, askerLang) }],
         NOTHING_FOUND,
       );
     }
@@ -502,7 +502,7 @@ export function createAskService(
       [
         {
           type: 'text',
-          text: summaryText(text, siteName, best ? pageUrl(best.page) : '', ranked, scope, typing, lang),
+          text: summaryText(text, siteName, best ? pageUrl(best.page) : '', ranked, scope, typing, askerLang),
         },
         ...resources,
       ],
@@ -668,10 +668,6 @@ function normaliseScope(scope: string | null | undefined): string | null {
   return s === '' ? null : s;
 }
 
-function quoted(text: string): string {
-  return `“${text}”`;
-}
-
 /**
  * At or below this share of the query's words (weighted) matched by the best page, the answer says it
  * is weak: a two-word question of which one word is found nowhere is not answered confidently.
@@ -717,12 +713,11 @@ function summaryText(
   lang: string | null,
 ): string {
   const { outcome } = ranked;
-  const where = scope === null ? siteName : `${siteName} (scope ${quoted(scope)})`;
-  const corrected = outcome.corrections.length > 0;
-  // What people are shown (the correction, and the text when nothing was found) is in the asker's
-  // language; the lines that go with results are written for agents, in English (the search page
-  // and the live search say their own count instead).
+  // The whole text is in the asker's language (the message catalogue); the English catalogue's
+  // lines are the ones agents have always read ("Found 3 results for “…” on …. Top result: …").
   const words = messagesFor(lang);
+  const where = scope === null ? siteName : formatMessage(words.answerSiteScope, { site: siteName, scope });
+  const corrected = outcome.corrections.length > 0;
   const showing = corrected
     ? `${formatMessage(words.showingResultsFor, { query: outcome.correctedText })}. `
     : '';
@@ -737,20 +732,23 @@ function summaryText(
         site: where,
       })
     );
-  const count = ranked.pages.length === 1 ? '1 result' : `${ranked.pages.length} results`;
-  const topName = best.page.page.title;
-  if (best.coverage <= WEAK_COVERAGE && typing)
-    return (
-      `${showing}${count} so far for ${quoted(searched)} on ${where}, while its last word is being typed ` +
-      `(closest: ${topName}, ${topUrl}). Finish the word to narrow them.`
-    );
-  if (best.coverage <= WEAK_COVERAGE) {
-    return (
-      `${showing}No page on ${where} matches ${quoted(searched)} well: the ${count} below match only some of its ` +
-      `words (closest: ${topName}, ${topUrl}). Try other words for the same thing, or fewer words.`
-    );
-  }
-  return `${showing}Found ${count} for ${quoted(searched)} on ${where}. Top result: ${topName} (${topUrl}).`;
+  // A good match; a weak one while the last word is still being typed; a weak one. Each with its
+  // own line for one result, so that every language can say the count its own way.
+  const many = ranked.pages.length !== 1;
+  let line: string;
+  if (best.coverage > WEAK_COVERAGE) line = many ? words.answerFound : words.answerFoundOne;
+  else if (typing) line = many ? words.answerSoFar : words.answerSoFarOne;
+  else line = many ? words.answerWeak : words.answerWeakOne;
+  return (
+    showing +
+    formatMessage(line, {
+      count: ranked.pages.length,
+      query: searched,
+      site: where,
+      title: best.page.page.title,
+      url: topUrl,
+    })
+  );
 }
 
 function elicitationText(query: string, siteName: string, lang: string | null): string {

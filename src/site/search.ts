@@ -1,5 +1,11 @@
 import { MAX_QUERY_LENGTH, type NlWebResponse } from '../contract/index.js';
-import { correctedQueryOf, formatMessage, languageTag, messagesFor } from '../language/index.js';
+import {
+  correctedQueryOf,
+  formatMessage,
+  languageTag,
+  messagesFor,
+  saysWeakMatch,
+} from '../language/index.js';
 import { normaliseQuery, type AnswerSummary, type AskQuery, type AskService } from '../nlweb/index.js';
 import type { SearchHit, SearchOutcome } from './search-and-error-pages.js';
 
@@ -98,10 +104,11 @@ export function outcomeOf(
       });
     }
   }
-  // The answer says its correction in the asker's language, whichever that is.
+  // The answer says its correction, and that the match is weak, in the asker's language, whichever
+  // that is.
   const corrected = correctedQueryOf(status);
-  const weak = /^No page on /.test(corrected ? status.slice(corrected.length) : status);
-  // The answer's own text is written for agents (it repeats the top URL); people get a count, for
+  const weak = saysWeakMatch(status);
+  // The answer's own text repeats the top URL, as agents want it; people get a count, for
   // the corrected query when there is one (never the misspelling beside "Showing results for").
   const shown = corrected ? corrected.query : query;
   if (hits.length > 0)

@@ -8,6 +8,7 @@ import {
   MESSAGE_LANGUAGES,
   messageLanguage,
   messagesFor,
+  saysWeakMatch,
   scriptLanguageAmong,
 } from '../../src/language/index.js';
 
@@ -99,5 +100,35 @@ describe('language tags', () => {
     expect(languageTag('en-x-abcdefgh-abcdefgh-abcdefgh-abc')).toHaveLength(MAX_LANGUAGE_TAG_LENGTH);
     expect(languageTag('en-x-abcdefgh-abcdefgh-abcdefgh-abcd')).toBeNull();
     expect(acceptedLanguages(`${endless}, de`)).toEqual(['de']);
+  });
+});
+
+describe('a weak match, read back from an answer', () => {
+  it('is told in every language, after a correction too, and no other line of an answer is taken for it', () => {
+    const values = {
+      count: 3,
+      query: 'tar gzip',
+      site: 'Example',
+      title: 'Archives',
+      url: 'https://example.test/tar',
+    };
+    for (const code of MESSAGE_LANGUAGES) {
+      const words = messagesFor(code);
+      for (const key of ['answerWeak', 'answerWeakOne'] as const) {
+        const line = formatMessage(words[key], values);
+        expect(saysWeakMatch(line), `${code} ${key}`).toBe(true);
+        const showing = formatMessage(words.showingResultsFor, { query: 'tar gzip' });
+        expect(saysWeakMatch(`${showing}. ${line}`), `${code} ${key} corrected`).toBe(true);
+      }
+      for (const key of [
+        'answerFound',
+        'answerFoundOne',
+        'answerSoFar',
+        'answerSoFarOne',
+        'answerNothingMatched',
+        'answerStillTyping',
+      ] as const)
+        expect(saysWeakMatch(formatMessage(words[key], values)), `${code} ${key}`).toBe(false);
+    }
   });
 });

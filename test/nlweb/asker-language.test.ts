@@ -93,3 +93,96 @@ describe('the text of an answer meant for people', () => {
     );
   });
 });
+
+describe('the lines that go with results', () => {
+  const say = async () => {
+    const service = await serviceOf(FILES_WITH_JAPANESE);
+    return (query: AskQuery): string => textOf(service.answer(query, 'r').content);
+  };
+
+  it('are in German for a German asker: found, while the last word is typed, a weak match, a scope', async () => {
+    const textFor = await say();
+    expect(textFor(ask('Archiv entpacken', 'de'))).toBe(
+      '2 Ergebnisse für „Archiv entpacken“ auf Example gefunden. Bestes Ergebnis: Entpacken (https://example.test/de/extract).',
+    );
+    expect(textFor(ask('entpacken', 'de'))).toBe(
+      '1 Ergebnis für „entpacken“ auf Example gefunden. Bestes Ergebnis: Entpacken (https://example.test/de/extract).',
+    );
+    expect(textFor(ask('Archiv zzqx', 'de'))).toBe(
+      'Bisher 2 Ergebnisse für „Archiv zzqx“ auf Example, während das letzte Wort noch getippt wird ' +
+        '(nächstliegende Seite: Archive, https://example.test/de/). Schreiben Sie das Wort zu Ende, um die ' +
+        'Suche einzugrenzen.',
+    );
+    expect(textFor(ask('entpacken zzqx', 'de'))).toMatch(
+      /^Bisher 1 Ergebnis für „entpacken zzqx“ auf Example, /,
+    );
+    expect(textFor(ask('entpacken zzqxv?', 'de'))).toBe(
+      'Keine Seite auf Example passt gut zu „entpacken zzqxv?“: Das Ergebnis unten enthält nur einige der ' +
+        'gesuchten Wörter (nächstliegende Seite: Entpacken, https://example.test/de/extract). Versuchen Sie ' +
+        'andere Wörter für dieselbe Sache oder weniger Wörter.',
+    );
+    expect(textFor(ask('Archiv zzqxv?', 'de'))).toMatch(
+      /^Keine Seite auf Example passt gut zu „Archiv zzqxv\?“: Die 2 Ergebnisse unten enthalten nur /,
+    );
+    expect(textFor({ ...ask('Archiv', 'de'), scope: '/de/' })).toMatch(
+      /^2 Ergebnisse für „Archiv“ auf Example \(Bereich „\/de\/“\) gefunden\. /,
+    );
+    // The correction comes first, in the same language.
+    expect(textFor(ask('Archiv entpakcen', 'de'))).toMatch(
+      /^Ergebnisse für „Archiv entpacken“\. 2 Ergebnisse für „Archiv entpacken“ auf Example gefunden\. /,
+    );
+  });
+
+  it('are in Japanese for a Japanese asker, also when the results come from pages in another language', async () => {
+    const textFor = await say();
+    expect(textFor(ask('アーカイブ 展開', 'ja'))).toBe(
+      'Example で「アーカイブ 展開」の検索結果が 2 件見つかりました。最上位の結果: アーカイブ（https://example.test/ja/）。',
+    );
+    expect(textFor(ask('展開 ぞぞ', 'ja'))).toBe(
+      '最後の単語を入力中のため、Example での「展開 ぞぞ」の検索結果は今のところ 1 件です（最も近いページ: 展開、' +
+        'https://example.test/ja/extract）。単語を最後まで入力すると結果が絞り込まれます。',
+    );
+    expect(textFor(ask('展開 zzqxv?', 'ja'))).toBe(
+      'Example には「展開 zzqxv?」によく一致するページはありません。以下の 1 件は一部の単語にのみ一致します' +
+        '（最も近いページ: 展開、https://example.test/ja/extract）。同じ内容を別の言葉で、または少ない単語で検索してください。',
+    );
+    expect(textFor({ ...ask('展開', 'ja'), scope: '/ja/' })).toMatch(
+      /^Example（範囲「\/ja\/」） で「展開」の検索結果が 1 件/,
+    );
+    // No Japanese page has "backup": the English one is found, and the asker still reads Japanese.
+    const service = await serviceOf(FILES_WITH_JAPANESE);
+    const backup = service.withAcceptLanguage(ask('backup disk'), 'ja');
+    expect(textOf(service.answer(backup, 'r').content)).toBe(
+      'Example で「backup disk」の検索結果が 1 件見つかりました。最上位の結果: Backups（https://example.test/backup）。',
+    );
+  });
+
+  it('are as they always were in English, and for a language without a catalogue', async () => {
+    const textFor = await say();
+    for (const lang of ['en', 'ko']) {
+      expect(textFor(ask('archive', lang))).toBe(
+        'Found 3 results for “archive” on Example. Top result: Archives (https://example.test/).',
+      );
+      expect(textFor(ask('extract', lang))).toBe(
+        'Found 1 result for “extract” on Example. Top result: Extracting (https://example.test/extract).',
+      );
+      expect(textFor(ask('archive zzqx', lang))).toBe(
+        '3 results so far for “archive zzqx” on Example, while its last word is being typed (closest: Archives, ' +
+          'https://example.test/). Finish the word to narrow them.',
+      );
+      expect(textFor(ask('backup zzqx', lang))).toMatch(
+        /^1 result so far for “backup zzqx” on Example, while /,
+      );
+      expect(textFor(ask('extract zzqxv?', lang))).toBe(
+        'No page on Example matches “extract zzqxv?” well: the 1 result below match only some of its words ' +
+          '(closest: Extracting, https://example.test/extract). Try other words for the same thing, or fewer words.',
+      );
+      expect(textFor(ask('archive zzqxv?', lang))).toMatch(
+        /^No page on Example matches “archive zzqxv\?” well: the 3 results below match only /,
+      );
+      expect(textFor({ ...ask('backup', lang), scope: '/' })).toBe(
+        'Found 1 result for “backup” on Example (scope “/”). Top result: Backups (https://example.test/backup).',
+      );
+    }
+  });
+});

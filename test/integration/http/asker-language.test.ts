@@ -51,6 +51,23 @@ describe('the search page and the 404 page on a site in four languages', () => {
     expect(languageOf(korean.body).words.searching).toBe('Searching…');
   });
 
+  it('says a weak match on the search page in the asker’s language, whatever language the answer says it in', async () => {
+    const status = (body: string) => /<p class="results-status"[^>]*>(.*?)<\/p>/s.exec(body)?.[1];
+    expect(status((await get(`/search?q=${encodeURIComponent('entpacken zzqxv?')}`, 'de')).body)).toBe(
+      'Keine Seite passt gut zu „entpacken zzqxv?“; die nächstliegenden Seiten:',
+    );
+    expect(status((await get(`/search?q=${encodeURIComponent('展開 zzqxv?')}&lang=ja`)).body)).toBe(
+      '「展開 zzqxv?」によく一致するページはありません。近いページ:',
+    );
+    expect(status((await get(`/search?q=${encodeURIComponent('extract zzqxv?')}&lang=en`)).body)).toBe(
+      'No page matches “extract zzqxv?” well; the closest pages:',
+    );
+    // While the last word is being typed, a count: the match is not yet judged.
+    expect(status((await get(`/search?q=${encodeURIComponent('entpacken zzqx')}`, 'de')).body)).toBe(
+      '1 Ergebnis für „entpacken zzqx“',
+    );
+  });
+
   it('writes the 404 page in the folder’s language, else the header’s, with its closest pages in it', async () => {
     const folder = await get('/de/entpacken-fehlt', 'en');
     expect(folder.statusCode).toBe(404);
