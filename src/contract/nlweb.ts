@@ -50,9 +50,9 @@ export const LANG_DESCRIPTION =
   'The asker’s language, a BCP 47 tag (`en`, `de`, `ja`, `pt-BR`): the query’s words are analysed by that ' +
   'language’s rules (stemming, stop words, segmentation) and, when the site has pages in it, only those are ' +
   'searched. Absent: told from the query’s script, then the request’s `Accept-Language`, then its words, among ' +
-  'the site’s languages. Not a tag: 400. The answer’s text says a correction ("Showing results for"), that ' +
-  'nothing matched, or that the query has no word to search, in this language when Frontdoor has words for it ' +
-  '(de, en, es, fr, ja, zh), else in English; the lines that go with results are in English.';
+  'the site’s languages. Not a tag: 400. The answer’s text (the correction, "Showing results for", the line ' +
+  'that goes with the results, or that nothing matched, or that the query has no word to search) is in this ' +
+  'language when Frontdoor has words for it (de, en, es, fr, ja, zh), else in English.';
 
 /** What the `Accept-Language` header of an /ask request does. */
 export const ACCEPT_LANGUAGE_DESCRIPTION =

@@ -230,7 +230,8 @@ const ASK_BEHAVIOUR =
   '`Showing results for “…”.` and the corrected query. Question phrasing (“how do I”, “can you”, “how ' +
   'long does it take”) weighs less than the subject; link lists (“Related”, “See also”) weigh little; a ' +
   'page whose title or alias the query names ranks first. When the best result matches at most half of ' +
-  'the query’s words, the `text` item says the match is weak (it begins `No page on … matches`).\n\n' +
+  'the query’s words, the `text` item says the match is weak (in English it begins `No page on … ' +
+  'matches`; the text is in the asker’s language, see `lang`).\n\n' +
   'A query with nothing searchable in it (only very common words or punctuation) is answered 200 with ' +
   '`response_type` `Elicitation` and a text asking what to search for; a query that matches nothing is an ' +
   '`Answer` whose only item is a text suggesting how to rephrase. Readable from any origin: every answer, ' +

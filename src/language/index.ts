@@ -197,6 +197,7 @@ export {
   messagesFor,
   SHOWING_RESULTS_TEMPLATES,
   saysWeakMatch,
+  WEAK_MATCH_ENDS,
   type MessageKey,
   type Messages,
 } from './messages.js';

@@ -687,8 +687,11 @@ export function correctedQueryOf(text: string): { query: string; length: number 
   return null;
 }
 
-/** The fixed start and end of the weak-match lines (one result, several) of every catalogue. */
-const WEAK_MATCH_ENDS: readonly { start: string; end: string }[] = [
+/**
+ * The fixed start and end of the weak-match lines (one result, several) of every catalogue; the
+ * live search reads them from the page's words (src/site/script-words.ts).
+ */
+export const WEAK_MATCH_ENDS: readonly { start: string; end: string }[] = [
   ...new Set(Object.values(CATALOGUES).flatMap((m) => [m.answerWeakOne, m.answerWeak])),
 ].map((template) => {
   const parts = template.split(/\{\w+\}/);

@@ -5,7 +5,12 @@
  * is not executed, so a strict Content-Security-Policy leaves it alone.
  */
 
-import { messagesFor, SHOWING_RESULTS_TEMPLATES, type MessageKey } from '../language/index.js';
+import {
+  messagesFor,
+  SHOWING_RESULTS_TEMPLATES,
+  WEAK_MATCH_ENDS,
+  type MessageKey,
+} from '../language/index.js';
 import { jsonForScript } from '../text/index.js';
 
 /** live-search.js: the header box, the search page and the embed's box. */
@@ -52,18 +57,28 @@ export const SCRIPT_WORDS: Readonly<Record<string, readonly MessageKey[]>> = {
   ],
 };
 
-/** What words.js reads: the scripts' words in `lang` (English without a catalogue for it), and every language's correction line. */
+/**
+ * What words.js reads: the scripts' words in `lang` (English without a catalogue for it), and, for
+ * the live search, every language's correction line and the fixed start and end of every
+ * language's weak-match line (an answer is in the asker's language, which need not be the page's).
+ */
 export function scriptWords(
   scripts: readonly string[],
   lang: string | null,
-): { say: Record<string, string>; corrections: readonly string[] } {
+): {
+  say: Record<string, string>;
+  corrections: readonly string[];
+  weakMatches: readonly { start: string; end: string }[];
+} {
   const messages = messagesFor(lang);
   const say: Record<string, string> = {};
   for (const script of scripts) for (const key of SCRIPT_WORDS[script] ?? []) say[key] = messages[key];
-  const corrections = scripts.some((script) => (SCRIPT_WORDS[script] ?? []).includes('showingResultsFor'))
-    ? SHOWING_RESULTS_TEMPLATES
-    : [];
-  return { say, corrections };
+  const live = scripts.some((script) => (SCRIPT_WORDS[script] ?? []).includes('showingResultsFor'));
+  return {
+    say,
+    corrections: live ? SHOWING_RESULTS_TEMPLATES : [],
+    weakMatches: live ? WEAK_MATCH_ENDS : [],
+  };
 }
 
 /** The data block of a page that loads `scripts`, in `lang`; empty when they say nothing. */

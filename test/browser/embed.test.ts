@@ -220,12 +220,13 @@ describe('the embed on a page in another language', () => {
 
     const form = page.locator('frontdoor-form form');
     await form.waitFor();
-    await page.getByRole('button', { name: 'Request a demo' }).click();
+    // The form itself is German too: its button, and its labels in the error sentences.
+    await page.getByRole('button', { name: 'Demo anfragen' }).click();
     await expect
       .poll(() => page.locator('frontdoor-form [data-form-errors] h3').textContent())
       .toBe('Bitte prüfen Sie das Formular');
     expect(await page.locator('[data-error-for="lastName"]').textContent()).toBe(
-      'Last name: bitte ausfüllen.',
+      'Nachname: bitte ausfüllen.',
     );
     await expectClean(page, problems, 'embed in German');
     await screenshot(page, 'embed-german');

@@ -84,6 +84,12 @@ describe('the site’s own words in Chromium', () => {
     expect(await page.getAttribute('[data-live-results] .results-list', 'aria-label')).toBe('Suchergebnisse');
     await screenshot(page, 'languages-live-de');
 
+    // A weak match is said as one in German, not as a count (the answer's line is German).
+    await page.locator('#header-search-input').fill('entpacken zzqxv?');
+    await expect
+      .poll(() => text(page, '[data-live-results] .live-status'))
+      .toBe('Keine Seite passt gut zu „entpacken zzqxv?“; die nächstliegenden Seiten:');
+
     expect(await cspViolationsOf(page)).toEqual([]);
     expect(problems.pageErrors).toEqual([]);
   }, 60_000);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGE_LANGUAGES, messagesFor, type MessageKey } from '../../src/language/index.js';
+import { formatMessage, MESSAGE_LANGUAGES, messagesFor, type MessageKey } from '../../src/language/index.js';
 import { ASSETS_DIR, SCRIPT_WORDS, scriptWords } from '../../src/site/index.js';
 
 const source = (name: string): string => readFileSync(join(ASSETS_DIR, name), 'utf8');
@@ -73,6 +73,23 @@ describe('the browser scripts’ words', () => {
     const all = [...new Set(MESSAGE_LANGUAGES.map((lang) => messagesFor(lang).showingResultsFor))].sort();
     expect([...scriptWords(['search.js'], 'ja').corrections].sort()).toEqual(all);
     expect(scriptWords(['forms.js'], 'ja').corrections).toEqual([]);
+    // And every language's weak-match line, told by its fixed start and end.
+    const { weakMatches } = scriptWords(['search.js'], 'ja');
+    for (const lang of MESSAGE_LANGUAGES)
+      for (const key of ['answerWeakOne', 'answerWeak'] as const) {
+        const line = formatMessage(messagesFor(lang)[key], {
+          site: 'Example',
+          query: 'x',
+          count: 3,
+          title: 'T',
+          url: 'https://e.example/t',
+        });
+        expect(
+          weakMatches.some(({ start, end }) => line.startsWith(start) && line.endsWith(end)),
+          `${lang} ${key}`,
+        ).toBe(true);
+      }
+    expect(scriptWords(['forms.js'], 'ja').weakMatches).toEqual([]);
     expect(scriptWords(['forms.js'], 'ja').say).not.toHaveProperty('searching');
   });
 });

@@ -90,7 +90,6 @@ class FrontdoorForm extends HTMLElement {
     // The page the form sits on is recorded as its sourcePage when the contract allows it.
     const address = new URL(`embed/forms/${kind}`, FRONTDOOR);
     address.searchParams.set('page', location.pathname);
-    // The form in the host page's language when the site has it in that language.
     address.searchParams.set('lang', document.documentElement.lang || 'en');
     let html = null;
     try {

@@ -2,7 +2,7 @@
 // (frontdoor.js). Results stream from GET /ask as Server-Sent Events (unnamed `data:` events: first
 // {"_meta"}, then {"content": [...]} chunks) and are shown as they arrive. Server strings only ever
 // reach the page through textContent; the scripts' own words are the page's (words.js).
-import { corrections, say } from './words.js';
+import { corrections, say, weakMatches } from './words.js';
 
 const MIN_QUERY_LENGTH = 2;
 const DEBOUNCE_MS = 180;
@@ -231,12 +231,11 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
     status.textContent = say('searching');
     let count = 0;
     let summary = '';
-    // The query the results are for: the corrected one when the server corrected a typo, so the
-    // count never names the misspelling next to "Showing results for" the correction.
+    // The query the results are for: the corrected one, never the misspelling.
     let shown = query;
     stop = streamAsk(askUrl, query, {
-      // The answer's text is written for agents; people see the correction it names, whether the
-      // match is weak, and the text itself only when nothing matched.
+      // People see the correction the answer's text names, whether the match is weak, and the
+      // text itself only when nothing matched.
       text(text) {
         if (summary !== '') return;
         summary = text;
@@ -253,8 +252,10 @@ export function liveSearch({ input, list, status, correction, onStart, onDone, a
       },
       done(ok) {
         stop = null;
+        const rest = correctionOf(summary)?.rest ?? summary;
         if (!ok) status.textContent = say('liveSearchUnavailable');
-        else if (count > 0 && /^No page on /.test(correctionOf(summary)?.rest ?? summary))
+        // "No page on … matches … well", in the answer's language.
+        else if (count > 0 && weakMatches().some((m) => rest.startsWith(m.start) && rest.endsWith(m.end)))
           status.textContent = say('noPageMatches', { query: shown });
         else if (count > 0)
           status.textContent = say(count === 1 ? 'oneResultFor' : 'resultsFor', { count, query: shown });

@@ -3,7 +3,7 @@
 let given = null;
 
 export function useWords(value) {
-  given = { say: {}, corrections: [], ...value };
+  given = { say: {}, corrections: [], weakMatches: [], ...value };
 }
 
 function words() {
@@ -26,3 +26,6 @@ export function say(key, values = {}) {
 
 /** "Showing results for “{query}”" in every language an answer may say it in. */
 export const corrections = () => words().corrections;
+
+/** The same for "No page on … well": each language's fixed start and end. */
+export const weakMatches = () => words().weakMatches;
