@@ -64,11 +64,11 @@ const ENGLISH = {
   answerFoundOne: 'Found 1 result for “{query}” on {site}. Top result: {title} ({url}).',
   answerFound: 'Found {count} results for “{query}” on {site}. Top result: {title} ({url}).',
   answerSoFarOne:
-    '1 result so far for “{query}” on {site}, while its last word is being typed (closest: {title}, {url}). Finish the word to narrow them.',
+    '1 result so far for “{query}” on {site}, while its last word is being typed (closest: {title}, {url}). Finish the word to narrow it down.',
   answerSoFar:
     '{count} results so far for “{query}” on {site}, while its last word is being typed (closest: {title}, {url}). Finish the word to narrow them.',
   answerWeakOne:
-    'No page on {site} matches “{query}” well: the 1 result below match only some of its words (closest: {title}, {url}). Try other words for the same thing, or fewer words.',
+    'No page on {site} matches “{query}” well: the result below matches only some of its words (closest: {title}, {url}). Try other words for the same thing, or fewer words.',
   answerWeak:
     'No page on {site} matches “{query}” well: the {count} results below match only some of its words (closest: {title}, {url}). Try other words for the same thing, or fewer words.',
   answerSiteScope: '{site} (scope “{scope}”)',

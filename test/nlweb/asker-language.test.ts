@@ -157,7 +157,7 @@ describe('the lines that go with results', () => {
     );
   });
 
-  it('are as they always were in English, and for a language without a catalogue', async () => {
+  it('are as they always were in English (one result now said in the singular), and for a language without a catalogue', async () => {
     const textFor = await say();
     for (const lang of ['en', 'ko']) {
       expect(textFor(ask('archive', lang))).toBe(
@@ -171,10 +171,10 @@ describe('the lines that go with results', () => {
           'https://example.test/). Finish the word to narrow them.',
       );
       expect(textFor(ask('backup zzqx', lang))).toMatch(
-        /^1 result so far for “backup zzqx” on Example, while /,
+        /^1 result so far for “backup zzqx” on Example, while .* Finish the word to narrow it down\.$/,
       );
       expect(textFor(ask('extract zzqxv?', lang))).toBe(
-        'No page on Example matches “extract zzqxv?” well: the 1 result below match only some of its words ' +
+        'No page on Example matches “extract zzqxv?” well: the result below matches only some of its words ' +
           '(closest: Extracting, https://example.test/extract). Try other words for the same thing, or fewer words.',
       );
       expect(textFor(ask('archive zzqxv?', lang))).toMatch(
