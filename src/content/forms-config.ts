@@ -42,32 +42,21 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const API_PATH = /^\/api\/[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** The form types a configuration may name (`path` is the page's own sourcePage, added to every form). */
 const CONFIGURABLE_TYPES: readonly FieldType[] = FIELD_TYPES.filter((type) => type !== 'path');
+/** A form's own words; its translations (`translations:`) give the same keys in another language. */
+const WORD_KEYS = ['title', 'intro', 'button', 'note', 'confirmation', 'confirmationHeading'] as const;
 const FORM_KEYS = new Set([
   'id',
   'key',
   'path',
   'delivery',
-  'title',
   'summary',
   'description',
-  'intro',
-  'button',
-  'note',
-  'confirmation',
-  'confirmationHeading',
+  ...WORD_KEYS,
   'fields',
   'translations',
 ]);
 /** What a form's translation into one language may give: its words, and its fields' by name. */
-const TRANSLATION_KEYS = new Set([
-  'title',
-  'intro',
-  'button',
-  'note',
-  'confirmation',
-  'confirmationHeading',
-  'fields',
-]);
+const TRANSLATION_KEYS = new Set([...WORD_KEYS, 'fields']);
 const FIELD_TRANSLATION_KEYS = new Set(['label', 'help', 'choices']);
 const FIELD_KEYS = new Set([
   'name',

@@ -178,13 +178,8 @@ export interface FormDescriptor {
    * a configured form, whose pages are titled by its heading and confirmation heading.
    */
   pageWords: FormPageWords | null;
-  texts: {
-    heading: string;
-    intro: string;
-    button: string;
-    note: string;
-    thanksHeading: string;
-    thanksText: string;
+  /** The form's words as its HTML shows them (escaped), and its pages' titles and descriptions. */
+  texts: Omit<FormDefinition['words'], 'emailTitle'> & {
     confirmationTitle: string;
     confirmationDescription: string;
     standaloneTitle: string;

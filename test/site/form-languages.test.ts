@@ -27,8 +27,9 @@ afterAll(async () => {
   await site?.close();
 });
 
-const postDemo = (sourcePage: string) =>
-  site.app.inject({
+/** The demo request form posted without JavaScript, as a browser on this site sends it. */
+const postDemoForm = (app: TestApp, fields: Record<string, string>) =>
+  app.app.inject({
     method: 'POST',
     url: '/forms/demo-request',
     headers: {
@@ -36,8 +37,10 @@ const postDemo = (sourcePage: string) =>
       origin: TEST_BASE_URL,
       accept: 'text/html',
     },
-    payload: new URLSearchParams({ sourcePage, email: 'not-an-address' }).toString(),
+    payload: new URLSearchParams(fields).toString(),
   });
+
+const postDemo = (sourcePage: string) => postDemoForm(site, { sourcePage, email: 'not-an-address' });
 
 describe('a form’s error sentences in the page’s language', () => {
   it('shows a German page’s no-JS post errors in German, the field named in a sentence of its own', async () => {
@@ -198,22 +201,13 @@ describe('the seed forms in every catalogue language', () => {
   });
 
   it('names the field and the organization type by their German words in a German page’s errors', async () => {
-    const response = await multilingual.app.inject({
-      method: 'POST',
-      url: '/forms/demo-request',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: TEST_BASE_URL,
-        accept: 'text/html',
-      },
-      payload: new URLSearchParams({
-        sourcePage: '/de/contact',
-        firstName: 'Ada',
-        lastName: 'Lovelace',
-        email: 'kein-name',
-        companyType: 'cro',
-        persona: 'principal-investigator',
-      }).toString(),
+    const response = await postDemoForm(multilingual, {
+      sourcePage: '/de/contact',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'kein-name',
+      companyType: 'cro',
+      persona: 'principal-investigator',
     });
     expect(response.statusCode).toBe(400);
     const german = REQUEST_DEMO.translations!.de!.fields!;
@@ -277,20 +271,11 @@ describe('a refused post told in the page’s language', () => {
     });
     try {
       const post = () =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/forms/demo-request',
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            origin: TEST_BASE_URL,
-            accept: 'text/html',
-          },
-          payload: new URLSearchParams({
-            sourcePage: '/de/kontakt',
-            firstName: 'Ada',
-            lastName: 'Lovelace',
-            email: 'ada@example.org',
-          }).toString(),
+        postDemoForm(limited, {
+          sourcePage: '/de/kontakt',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email: 'ada@example.org',
         });
       expect((await post()).statusCode).toBe(303);
       const refused = await post();
