@@ -49,7 +49,7 @@ export async function runCheck(args: string[], io: CliIo = processIo()): Promise
   });
   const { site } = loaded;
   // The forms as start-up reads them: a mistake there would stop the server, so it is an error here.
-  const formProblems = checkFormsFile(contentDir, site.pages);
+  const formProblems = checkFormsFile(contentDir, site.pages, site.info.language);
   // A _site.yaml that cannot be read at all (too large, not a file) is found by both readers; the
   // forms' line is the one start-up acts on (it stops, where the details would use defaults).
   const stopsStartUp = (problem: ContentProblem) =>

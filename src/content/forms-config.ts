@@ -20,7 +20,7 @@ import {
   type FormDefinition,
   type FormTranslation,
 } from '../contract/index.js';
-import { languageTag, messagesFor } from '../language/index.js';
+import { languageTag, messagesFor, primaryLanguage } from '../language/index.js';
 import { readSiteInfoBytes, SITE_INFO_FILE } from './read.js';
 import type { ContentProblem, Page } from './types.js';
 import { parseContentYaml } from './yaml-bounds.js';
@@ -154,7 +154,8 @@ export function readFormsFile(contentDir: string): readonly FormDefinition[] {
  */
 export function checkFormsFile(
   contentDir: string,
-  pages: readonly Pick<Page, 'form' | 'sourcePath'>[],
+  pages: readonly Pick<Page, 'form' | 'sourcePath' | 'lang'>[],
+  siteLanguage: string | null = null,
 ): ContentProblem[] {
   let forms: readonly FormDefinition[];
   try {
@@ -170,7 +171,7 @@ export function checkFormsFile(
       },
     ];
   }
-  return unknownFormProblems(pages, forms);
+  return [...unknownFormProblems(pages, forms), ...untranslatedFormProblems(pages, forms, siteLanguage)];
 }
 
 /** A page asking for a form the site does not have shows none: a warning naming its file and the keys there are. */
@@ -187,6 +188,62 @@ export function unknownFormProblems(
       message: `front matter \`form: ${page.form!}\` names no form of this site, so the page shows none: use one of ${[...keys].join(', ')}`,
       severity: 'warning',
     }));
+}
+
+/**
+ * A configured form on pages in a language it has no words in shows its own words there: a warning
+ * per form and language, naming a page and the `translations:` to add. The site's language (else
+ * the language most of its pages are in) is the form's own; the default forms speak every language
+ * of Frontdoor's catalogue and are not checked.
+ */
+export function untranslatedFormProblems(
+  pages: readonly Pick<Page, 'form' | 'sourcePath' | 'lang'>[],
+  forms: readonly FormDefinition[],
+  siteLanguage: string | null,
+): ContentProblem[] {
+  const own = primaryLanguage(siteLanguage ?? mostCommonLanguage(pages));
+  const problems: ContentProblem[] = [];
+  for (const form of forms) {
+    if (DEFAULT_FORMS.includes(form)) continue;
+    const translations = form.translations ?? {};
+    const untranslated = new Map<string, Pick<Page, 'sourcePath'>[]>();
+    for (const page of pages) {
+      if (page.form !== form.key) continue;
+      const tag = page.lang.toLowerCase();
+      const primary = primaryLanguage(tag);
+      if (primary === own || Object.hasOwn(translations, tag) || Object.hasOwn(translations, primary))
+        continue;
+      untranslated.set(tag, [...(untranslated.get(tag) ?? []), page]);
+    }
+    for (const [tag, shownOn] of untranslated)
+      problems.push({
+        file: shownOn[0]!.sourcePath,
+        line: null,
+        message:
+          `the form ${form.id} is on ${shownOn.length} ${shownOn.length === 1 ? 'page' : 'pages'} in ${tag} ` +
+          `but has no words in it, so it shows its own there: give them under \`translations:\` → \`${tag}:\` ` +
+          `of the form in ${SITE_INFO_FILE} (docs/forms.md)`,
+        severity: 'warning',
+      });
+  }
+  return problems;
+}
+
+/** The language most pages are in (the first such in page order on a tie); `en` without pages. */
+function mostCommonLanguage(pages: readonly Pick<Page, 'lang'>[]): string {
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const primary = primaryLanguage(page.lang);
+    counts.set(primary, (counts.get(primary) ?? 0) + 1);
+  }
+  let best = 'en';
+  let most = 0;
+  for (const [language, count] of counts)
+    if (count > most) {
+      best = language;
+      most = count;
+    }
+  return best;
 }
 
 export function readFormsConfig(text: string, file: string): readonly FormDefinition[] {

@@ -77,4 +77,5 @@ export {
   readFormsConfig,
   readFormsFile,
   unknownFormProblems,
+  untranslatedFormProblems,
 } from './forms-config.js';

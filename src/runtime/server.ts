@@ -7,6 +7,7 @@ import {
   FormsConfigError,
   readFormsFile,
   unknownFormProblems,
+  untranslatedFormProblems,
   watchContentFolder,
   type ContentWatcher,
   type Site,
@@ -65,9 +66,15 @@ export function createLogger(
   );
 }
 
-/** A page asking for a form the site does not have shows none: said once, at start-up, with its file. */
+/**
+ * A page asking for a form the site does not have shows none, and a form on pages in a language it
+ * has no words in shows its own there: said once, at start-up, with a file.
+ */
 function warnOfUnknownForms(logger: Logger, site: Site, forms: readonly FormDefinition[]): void {
-  for (const problem of unknownFormProblems(site.pages, forms))
+  for (const problem of [
+    ...unknownFormProblems(site.pages, forms),
+    ...untranslatedFormProblems(site.pages, forms, site.info.language),
+  ])
     logger.warn({ file: problem.file }, problem.message);
 }
 

@@ -132,6 +132,36 @@ describe('frontdoor check', () => {
     expect(result.code).toBe(0);
   });
 
+  it('warns of a configured form on pages in a language it has no words in, once per language', async () => {
+    const forms = [
+      'language: en',
+      'forms:',
+      '  - id: requestQuote',
+      '    title: Request a quote',
+      '    fields:',
+      '      - { name: email, type: email, label: Work email, required: true }',
+      '    translations:',
+      '      de: { title: Angebot anfordern }',
+      '',
+    ].join('\n');
+    const root = contentFolder({
+      '_site.yaml': SITE_YAML + forms,
+      'index.md': '# Home\n\nHello.\n',
+      'quote.md': '---\nform: quote\n---\n# Quote\n\nAsk.\n',
+      'de/angebot.md': '---\nform: quote\n---\n# Angebot\n\nFragen.\n',
+      'de-at/angebot.md': '---\nform: quote\n---\n# Angebot\n\nFragen.\n',
+      'fr/devis.md': '---\nform: quote\n---\n# Devis\n\nDemandez.\n',
+      'fr/devis-2.md': '---\nform: quote\n---\n# Devis 2\n\nDemandez.\n',
+    });
+    const result = await check('--content', root);
+    expect(result.stdout.split('\n')).toEqual([
+      `${join(root, 'fr', 'devis.md')}: warning: the form requestQuote is on 2 pages in fr but has no words in it, so it shows its own there: give them under \`translations:\` → \`fr:\` of the form in _site.yaml (docs/forms.md)`,
+      `${root}: 6 pages loaded, 0 errors, 1 warning`,
+      '',
+    ]);
+    expect(result.code).toBe(0);
+  });
+
   it('passes the Northbeam fixture, whose contact page carries its own configured form', async () => {
     const result = await check('--strict', '--content', join('test', 'fixtures', 'northbeam'));
     expect(result.stdout).toMatch(/^test\/fixtures\/northbeam: \d+ pages loaded, 0 errors, 0 warnings\n$/);
