@@ -187,6 +187,8 @@ export const REQUEST_DEMO_TRANSLATIONS: Readonly<Record<string, FormTranslation>
     },
   },
   ja: {
+    // Family name first, as forms in Japanese ask for it.
+    firstFields: ['lastName', 'firstName'],
     words: {
       heading: 'デモを依頼',
       intro: 'チームについて少しお聞かせください。仕事の進め方に合わせたデモをご用意します。',
@@ -245,6 +247,8 @@ export const REQUEST_DEMO_TRANSLATIONS: Readonly<Record<string, FormTranslation>
     },
   },
   zh: {
+    // Family name first, as forms in Chinese ask for it.
+    firstFields: ['lastName', 'firstName'],
     words: {
       heading: '申请演示',
       intro: '简单介绍一下您的团队，我们会按照您的工作方式安排演示。',

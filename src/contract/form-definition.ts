@@ -105,6 +105,11 @@ export interface FormTranslation {
   /** By field name. */
   fields?: Readonly<Record<string, FieldTranslation>>;
   /**
+   * Fields shown first, in this order, where the language orders them otherwise (family name
+   * before given name in Japanese and Chinese); the others follow in the form's order.
+   */
+  firstFields?: readonly string[];
+  /**
    * The seed forms' own pages (the built-in /demo page, the confirmation page); a configured form's
    * pages are titled by its heading and confirmation heading.
    */

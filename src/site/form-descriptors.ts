@@ -412,6 +412,12 @@ function translateWords<T extends { label: string; shortName?: string }>(
   return translated;
 }
 
+/** The fields named in `first` first, in that order, then the others in theirs. */
+function inOrder(fields: readonly FieldSpec[], first: readonly string[]): FieldSpec[] {
+  const named = first.flatMap((name) => fields.filter((field) => field.name === name));
+  return [...named, ...fields.filter((field) => !first.includes(field.name))];
+}
+
 function translateForm(form: FormDescriptor, translation: FormTranslation): FormDescriptor {
   const fieldWords = (name: string) =>
     translation.fields && Object.hasOwn(translation.fields, name) ? translation.fields[name] : undefined;
@@ -434,7 +440,10 @@ function translateForm(form: FormDescriptor, translation: FormTranslation): Form
   return {
     ...form,
     definition,
-    fields: form.fields.map((spec) => translateWords(spec, fieldWords(spec.name), 'hint')),
+    fields: inOrder(
+      form.fields.map((spec) => translateWords(spec, fieldWords(spec.name), 'hint')),
+      translation.firstFields ?? [],
+    ),
     ...pagesOf(words, form.builtInPage?.path ?? null, pageWords),
   };
 }

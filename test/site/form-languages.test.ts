@@ -289,3 +289,29 @@ describe('a refused post told in the page’s language', () => {
     }
   });
 });
+
+describe('the order of a form’s fields in a language that orders them otherwise', () => {
+  it('asks for the family name first in Japanese and Chinese, the given name first elsewhere', async () => {
+    const app = await buildTestApp({
+      CONTENT_DIR: contentFolder({
+        '_site.yaml': 'name: Example\nlanguage: en\n',
+        'contact.md': '---\nform: demo\n---\n# Contact\n\nTalk to us.\n',
+        'ja/contact.md': '---\nform: demo\n---\n# お問い合わせ\n\nご連絡ください。\n',
+        'zh/contact.md': '---\nform: demo\n---\n# 联系我们\n\n请联系我们。\n',
+        'de/contact.md': '---\nform: demo\n---\n# Kontakt\n\nSprechen Sie mit uns.\n',
+      }),
+    });
+    try {
+      const order = async (url: string) => {
+        const body = (await app.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })).body;
+        return [...body.matchAll(/<label for="demo-(\w+)"/g)].map((match) => match[1]).slice(0, 3);
+      };
+      expect(await order('/ja/contact')).toEqual(['lastName', 'firstName', 'email']);
+      expect(await order('/zh/contact')).toEqual(['lastName', 'firstName', 'email']);
+      expect(await order('/de/contact')).toEqual(['firstName', 'lastName', 'email']);
+      expect(await order('/contact')).toEqual(['firstName', 'lastName', 'email']);
+    } finally {
+      await app.close();
+    }
+  });
+});
