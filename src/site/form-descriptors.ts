@@ -1,3 +1,16 @@
+/**
+ * What each form is to the site's pages: its fields as the HTML form shows them, its words (in the
+ * page's language: formInLanguage), its addresses and where it sits. The demo request form and the
+ * document suggestion form are each described once (FORMS below):
+ * every place that renders or serves a form reads its descriptor instead of asking which form it
+ * is. Bounds come from the contract schemas, the persona choices from the contract's persona
+ * table. Without JavaScript they post (urlencoded) to the site's form routes; forms.js turns them
+ * into JSON posts to the API.
+ *
+ * One word per form: "demo" is the contract's ("a demo request", `requestDemo`) and the content's
+ * (front matter `form: demo`). "Lead" stays only where the contract fixes it: the operation's path
+ * `/api/leads` and its schemas (`LeadRequest`, `LeadSuccess`).
+ */
 import {
   COMPANY_TYPES,
   LeadRequestSchema,
@@ -18,20 +31,6 @@ import {
 import { formatMessage, primaryLanguage, type MessageKey } from '../language/index.js';
 import { DEFAULT_DEMO_PATH } from './paths.js';
 import { escapeHtml } from '../text/index.js';
-
-/**
- * What each form is to the site's pages: its fields as the HTML form shows them, its words (in the
- * page's language: formInLanguage), its addresses and where it sits. The demo request form and the
- * document suggestion form are each described once (FORMS below):
- * every place that renders or serves a form reads its descriptor instead of asking which form it
- * is. Bounds come from the contract schemas, the persona choices from the contract's persona
- * table. Without JavaScript they post (urlencoded) to the site's form routes; forms.js turns them
- * into JSON posts to the API.
- *
- * One word per form: "demo" is the contract's ("a demo request", `requestDemo`) and the content's
- * (front matter `form: demo`). "Lead" stays only where the contract fixes it: the operation's path
- * `/api/leads` and its schemas (`LeadRequest`, `LeadSuccess`).
- */
 
 /** The seed forms' keys; a configured form's key is its own word (front matter `form: quote`). */
 export type SeedFormKind = 'demo' | 'suggestion';
@@ -354,6 +353,7 @@ export function formCatalog(definitions: readonly FormDefinition[]): FormCatalog
 
 /** The seed's forms: the catalog of a site whose configuration declares none. */
 export const DEFAULT_FORM_CATALOG: FormCatalog = formCatalog([REQUEST_DEMO, SUGGEST_DOCUMENT]);
+
 /** Each form in each language it is asked for, made once (a site has a few forms and languages). */
 const formsInLanguages = new WeakMap<FormDescriptor, Map<string, FormDescriptor>>();
 
