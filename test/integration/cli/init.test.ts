@@ -33,6 +33,8 @@ describe('frontdoor init', () => {
       'privacy.md',
     ]);
     expect(readFileSync(join(root, '_site.yaml'), 'utf8')).toContain('name: "My Site"');
+    // The language is said, so a company writing in another one sees where to change it.
+    expect(readFileSync(join(root, '_site.yaml'), 'utf8')).toMatch(/^language: en$/m);
 
     const check = await runCommand(runCheck, ['--content', root, '--strict'], {});
     expect(check.out).toBe(`${root}: 7 pages loaded, 0 errors, 0 warnings\n`);
@@ -45,6 +47,7 @@ describe('frontdoor init', () => {
       expect(response.status, path).toBe(200);
       const html = await response.text();
       expect(html, path).toContain('<span class="brand-name">My Site</span>');
+      expect(html, path).toContain('<html lang="en">');
       expect(html, path).toContain('<a href="/pricing">Pricing</a>');
       expect(html, path).toContain('<a href="/privacy">Privacy notice</a>');
     }
