@@ -148,7 +148,7 @@ describe('_site.yaml, whatever it holds', () => {
     );
   });
 
-  it('forms: anything but a FormsConfigError is never thrown', () => {
+  it('forms: anything but a FormsConfigError is never thrown, translations included', () => {
     const fieldLine = fc.oneof(
       fc.constantFrom(
         '{ name: email, type: email, label: E-mail }',
@@ -157,14 +157,41 @@ describe('_site.yaml, whatever it holds', () => {
         '{ name: a, type: select, label: A, dependsOn: b, choices: { x: [y] } }',
         '{ name: b, type: select, label: B, dependsOn: a, choices: { y: [x] } }',
         '{ name: c, type: select, label: C, choices: [x, y, x] }',
+        '{ name: e, type: select, label: E, choices: [x, y] }',
       ),
       fc
         .integer({ min: 0, max: 120 })
         .map((depth) => `{ name: d, label: D, help: ${'['.repeat(depth)}${']'.repeat(depth)} }`),
     );
+    // `translations:` as a careless paste or an attacker writes it: wrong types, unknown names,
+    // prototype keys, tags that are not tags, deep nesting.
+    const translations = fc.oneof(
+      fc.constantFrom(
+        '',
+        'translations: [de]',
+        'translations: {}',
+        'translations: { de: 5 }',
+        'translations: { "": { title: x } }',
+        'translations: { __proto__: { title: x } }',
+        'translations: { constructor: { title: x } }',
+        'translations: { de: { title: [a] } }',
+        'translations: { de: { fields: [email] } }',
+        'translations: { de: { fields: { toString: { label: x } } } }',
+        'translations: { de: { fields: { email: { label: "" } } } }',
+        'translations: { de: { fields: { e: { choices: [x] } } } }',
+        'translations: { de: { fields: { e: { choices: { x: [1], __proto__: z } } } } }',
+        'translations: { de: { fields: { e: { label: Ee, choices: { x: Ix, y: Ypsilon } } } } }',
+        'translations: { de: { fields: { email: { choices: { x: y } } } } }',
+        'translations: { de: { title: A }, DE: { title: B } }',
+        `translations: { x-${'a'.repeat(100)}: { title: x } }`,
+      ),
+      fc
+        .integer({ min: 0, max: 120 })
+        .map((depth) => `translations: { de: { intro: ${'['.repeat(depth)}${']'.repeat(depth)} } }`),
+    );
     fc.assert(
-      fc.property(fc.array(fieldLine, { maxLength: 8 }), (fields) => {
-        const text = `forms:\n  - id: requestQuote\n    title: Quote\n    fields: [${fields.join(', ')}]\n`;
+      fc.property(fc.array(fieldLine, { maxLength: 8 }), translations, (fields, translated) => {
+        const text = `forms:\n  - id: requestQuote\n    title: Quote\n    fields: [${fields.join(', ')}]\n    ${translated}\n`;
         try {
           readFormsConfig(text, '_site.yaml');
         } catch (error) {
