@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { contrastRatio, loadSite, parseHexColour, type ContentProblem } from '../../src/content/index.js';
-import { contentFolder, REPO_ROOT } from '../support/files.js';
+import { contentFolder, QUOTE_FORM_YAML, REPO_ROOT } from '../support/files.js';
 import { buildTestApp, TEST_BASE_URL, type TestApp } from '../support/servers.js';
 import { jsonLdOf, page } from './helpers.js';
 
@@ -169,15 +169,7 @@ describe('a second company served by the same build (test/fixtures/northbeam)', 
 
   it("leaves the primary form's page out of a derived header menu: the button leads there", async () => {
     const root = contentFolder({
-      '_site.yaml': [
-        'name: Quill & Co',
-        'forms:',
-        '  - id: requestQuote',
-        '    title: Request a quote',
-        '    fields:',
-        '      - { name: email, type: email, label: Work email, required: true }',
-        '',
-      ].join('\n'),
+      '_site.yaml': `name: Quill & Co\n${QUOTE_FORM_YAML}`,
       'index.md': page({ title: 'Quill & Co', description: 'Pens.' }, 'Hello.'),
       'pricing.md': page({ title: 'Pricing', description: 'What it costs.', nav: 1 }, 'Cheap.'),
       'contact.md': page({ title: 'Contact', description: 'Write.', nav: 2, form: 'quote' }, 'Hi.'),

@@ -48,6 +48,16 @@ export function contentFolder(
   return root;
 }
 
+/** A `forms:` section of `_site.yaml` with one configured form: a quote request, on `form: quote` pages. */
+export const QUOTE_FORM_YAML = [
+  'forms:',
+  '  - id: requestQuote',
+  '    title: Request a quote',
+  '    fields:',
+  '      - { name: email, type: email, label: Work email, required: true }',
+  '',
+].join('\n');
+
 export const SITE_YAML = [
   'name: Example',
   'legalName: Example Ltd',

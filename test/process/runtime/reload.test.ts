@@ -11,7 +11,7 @@ import { loadContent } from '../../../src/runtime/content-load.js';
 import { ContentReloader } from '../../../src/runtime/content-reload.js';
 import { startServer, type RunningServer } from '../../../src/runtime/server.js';
 import { LIMITS_OFF } from '../../support/limits.js';
-import { contentFolder } from '../../support/files.js';
+import { contentFolder, QUOTE_FORM_YAML } from '../../support/files.js';
 import { waitFor } from '../../support/net.js';
 
 const OLD = {
@@ -209,18 +209,7 @@ describe('content reload', () => {
     const { server, contentDir, records } = await serve('off');
     const formsWarnings = () =>
       records.filter((record) => record.level === 40 && /restart Frontdoor/.test(record.msg));
-    writeFileSync(
-      join(contentDir, '_site.yaml'),
-      [
-        'name: Solar kettles',
-        'forms:',
-        '  - id: requestQuote',
-        '    title: Request a quote',
-        '    fields:',
-        '      - { name: email, type: email, label: Work email, required: true }',
-        '',
-      ].join('\n'),
-    );
+    writeFileSync(join(contentDir, '_site.yaml'), `name: Solar kettles\n${QUOTE_FORM_YAML}`);
     expect((await server.reload('test')).status).toBe('swapped');
     expect(formsWarnings()).toHaveLength(1);
     expect(formsWarnings()[0]!.file).toBe('_site.yaml');
