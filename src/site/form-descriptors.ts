@@ -53,84 +53,33 @@ export interface FieldSpec {
   hint?: string;
 }
 
-const DEMO_REQUEST_FIELDS: readonly FieldSpec[] = [
-  // The contract accepts `name` or `firstName` + `lastName`; the form asks for the pair.
-  { name: 'firstName', label: 'First name', control: 'input', autocomplete: 'given-name', required: true },
-  { name: 'lastName', label: 'Last name', control: 'input', autocomplete: 'family-name', required: true },
-  {
-    name: 'email',
-    label: 'Work email',
-    control: 'input',
-    type: 'email',
-    autocomplete: 'email',
-    required: true,
-    wide: true,
-  },
-  { name: 'company', label: 'Company', control: 'input', autocomplete: 'organization', required: false },
-  {
-    name: 'role',
-    label: 'Job title',
-    control: 'input',
-    autocomplete: 'organization-title',
-    required: false,
-  },
-  { name: 'companyType', label: 'Organization type', control: 'company-type', required: false, wide: true },
-  {
-    name: 'persona',
-    label: 'Your area',
-    control: 'persona',
-    required: false,
-    wide: true,
-    hint: 'The choices follow the organization type.',
-  },
-  { name: 'teamSize', label: 'Team size', control: 'input', required: false, hint: 'For example 10–50.' },
-  {
-    name: 'timeline',
-    label: 'Timeline',
-    control: 'input',
-    required: false,
-    hint: 'For example “this quarter”.',
-  },
-  {
-    name: 'message',
-    label: 'What would you like to see?',
-    shortName: 'Message',
-    control: 'textarea',
-    required: false,
-    wide: true,
-  },
-];
+/**
+ * The seed forms' fields as their pages show them, from their definitions (default-forms.ts), in
+ * the order the page asks for them: the organization type and area as the persona selects.
+ */
+function seedFields(definition: FormDefinition, order: readonly string[]): FieldSpec[] {
+  return order.map((name) => {
+    const spec = fieldSpecOf(definition.fields.find((field) => field.name === name)!);
+    if (name === 'companyType') return { ...spec, control: 'company-type' };
+    return name === 'persona' ? { ...spec, control: 'persona' } : spec;
+  });
+}
 
-const SUGGESTION_FIELDS: readonly FieldSpec[] = [
-  { name: 'companyType', label: 'Organization type', control: 'company-type', required: true, wide: true },
-  {
-    name: 'persona',
-    label: 'Your area',
-    control: 'persona',
-    required: true,
-    wide: true,
-    hint: 'The choices follow the organization type.',
-  },
-  {
-    name: 'suggestion',
-    label: 'Which document would you like generated from the protocol?',
-    shortName: 'Document type',
-    control: 'textarea',
-    required: true,
-    wide: true,
-    hint: 'Describe the protocol-derived document or workflow output you need.',
-  },
-  {
-    name: 'email',
-    label: 'Work email',
-    control: 'input',
-    type: 'email',
-    autocomplete: 'email',
-    required: false,
-    wide: true,
-    hint: 'If you would like us to follow up.',
-  },
-];
+const DEMO_REQUEST_FIELDS = seedFields(REQUEST_DEMO, [
+  // The contract accepts `name` or `firstName` + `lastName`; the form asks for the pair.
+  'firstName',
+  'lastName',
+  'email',
+  'company',
+  'role',
+  'companyType',
+  'persona',
+  'teamSize',
+  'timeline',
+  'message',
+]);
+
+const SUGGESTION_FIELDS = seedFields(SUGGEST_DOCUMENT, ['companyType', 'persona', 'suggestion', 'email']);
 
 /** Everything that differs between the forms; the code around them reads these, never the kind. */
 export interface FormDescriptor {
